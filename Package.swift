@@ -1,0 +1,88 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The arrows below are the architecture: Domain and Network know nothing of each other,
+// Data joins them, Presentation sees only Domain, and AppComposition is the one place that
+// sees everything. `--explicit-target-dependency-import-check error` turns any import that
+// is not declared here into a build failure, so these arrows are enforced, not hoped for.
+let strictSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "Layered",
+  platforms: [.iOS(.v18), .macOS(.v15)],
+  products: [
+    .library(name: "DomainLayer", targets: ["DomainLayer"]),
+    .library(name: "NetworkLayer", targets: ["NetworkLayer"]),
+    .library(name: "DataLayer", targets: ["DataLayer"]),
+    .library(name: "PresentationLayer", targets: ["PresentationLayer"]),
+    .library(name: "AppComposition", targets: ["AppComposition"]),
+    .library(name: "SampleBackend", targets: ["SampleBackend"]),
+    .executable(name: "showcase", targets: ["Showcase"]),
+  ],
+  targets: [
+    .target(name: "DomainLayer", swiftSettings: strictSettings),
+    .target(name: "NetworkLayer", swiftSettings: strictSettings),
+    .target(
+      name: "DataLayer",
+      dependencies: ["DomainLayer", "NetworkLayer"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "PresentationLayer",
+      dependencies: ["DomainLayer"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "AppComposition",
+      dependencies: ["DomainLayer", "NetworkLayer", "DataLayer", "PresentationLayer"],
+      swiftSettings: strictSettings
+    ),
+    .target(name: "SampleBackend", swiftSettings: strictSettings),
+    .executableTarget(
+      name: "Showcase",
+      dependencies: ["AppComposition", "SampleBackend", "DomainLayer", "PresentationLayer"],
+      swiftSettings: strictSettings
+    ),
+
+    .target(
+      name: "LayeredTestSupport",
+      dependencies: ["SampleBackend"],
+      path: "Tests/LayeredTestSupport",
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "DomainLayerTests",
+      dependencies: ["DomainLayer"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "NetworkLayerTests",
+      dependencies: ["NetworkLayer", "LayeredTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "DataLayerTests",
+      dependencies: ["DataLayer", "DomainLayer", "NetworkLayer", "LayeredTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "PresentationLayerTests",
+      dependencies: ["PresentationLayer", "DomainLayer"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "AppCompositionTests",
+      dependencies: ["AppComposition", "DomainLayer", "PresentationLayer", "LayeredTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "SampleBackendTests",
+      dependencies: ["SampleBackend", "LayeredTestSupport"],
+      swiftSettings: strictSettings
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

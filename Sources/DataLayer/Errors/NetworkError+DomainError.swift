@@ -1,0 +1,43 @@
+public import DomainLayer
+public import NetworkLayer
+
+import Foundation
+
+extension NetworkError {
+  /// The domain's view of this failure.
+  ///
+  /// This is the only place where network errors become domain errors, so the policy (which
+  /// transport codes mean "offline", which statuses mean "not found") is decided once.
+  public var domainError: DomainError {
+    switch self {
+    case .cancelled:
+      return .cancelled
+    case .badStatus(404, _), .badStatus(410, _):
+      return .notFound
+    case .badStatus(let code, _) where code >= 500:
+      return .server(status: code)
+    case .badStatus(let code, _):
+      return .unexpected(reason: "HTTP status \(code)")
+    case .noData, .decodingFailed, .unacceptableContentType, .invalidResponse:
+      return .invalidData(reason: description)
+    case .invalidURL, .invalidRequest:
+      return .unexpected(reason: description)
+    case .transport(let code):
+      return Self.domainError(transportCode: URLError.Code(rawValue: code))
+    }
+  }
+
+  private static func domainError(transportCode code: URLError.Code?) -> DomainError {
+    switch code {
+    case .timedOut?:
+      .timeout
+    case .notConnectedToInternet?, .cannotConnectToHost?, .cannotFindHost?, .dnsLookupFailed?,
+      .networkConnectionLost?, .internationalRoamingOff?, .dataNotAllowed?:
+      .offline
+    case .cancelled?:
+      .cancelled
+    default:
+      .unexpected(reason: "transport error \(code.map { "\($0.rawValue)" } ?? "unknown")")
+    }
+  }
+}

@@ -1,0 +1,18 @@
+/// A todo exactly as the API sends it (JSONPlaceholder's shape).
+///
+/// DTOs mirror the wire format and nothing else; they are mapped to domain entities with
+/// ``toDomain()`` as soon as they are decoded, and never travel above the data layer.
+public struct TodoDTO: Codable, Sendable, Hashable {
+  public var userId: Int
+  public var id: Int
+  public var title: String
+  public var completed: Bool
+
+  /// Creates a DTO; tests and fixtures use this to build wire values directly.
+  public init(userId: Int, id: Int, title: String, completed: Bool) {
+    self.userId = userId
+    self.id = id
+    self.title = title
+    self.completed = completed
+  }
+}

@@ -1,0 +1,77 @@
+/// Everything that can go wrong, phrased the way a screen needs it.
+///
+/// Each case says what a person can be told (``message``) and whether trying the same
+/// thing again can help (``isRetryable``). Lower layers translate their own errors into
+/// these cases exactly once, at the edge of the data layer, so nothing above it ever
+/// sees a transport or decoding detail.
+///
+/// Descriptions never include credentials or tokens: the cases carry no such values.
+public enum DomainError: Error, Sendable, Hashable {
+  /// The device could not reach the server at all.
+  case offline
+  /// The server did not answer in time.
+  case timeout
+  /// The thing asked for does not exist (any more).
+  case notFound
+  /// The server failed; `status` is its HTTP status code when there was one.
+  case server(status: Int?)
+  /// The server answered with something that is not a valid value of the expected kind.
+  /// `reason` is for developers (logs, tests); it is never shown to a person as is.
+  case invalidData(reason: String)
+  /// The work was cancelled because nobody is waiting for it any more.
+  case cancelled
+  /// Anything the cases above do not describe. `reason` is for developers.
+  case unexpected(reason: String)
+
+  /// A sentence that can be shown to a person as it is.
+  public var message: String {
+    switch self {
+    case .offline:
+      "You appear to be offline. Check your connection and try again."
+    case .timeout:
+      "The server took too long to answer. Please try again."
+    case .notFound:
+      "That item could not be found. It may have been removed."
+    case .server:
+      "The server had a problem. Please try again in a moment."
+    case .invalidData:
+      "The server sent something this app could not read."
+    case .cancelled:
+      "The request was cancelled."
+    case .unexpected:
+      "Something went wrong. Please try again."
+    }
+  }
+
+  /// Whether repeating the same action unchanged has a reasonable chance to succeed.
+  public var isRetryable: Bool {
+    switch self {
+    case .offline, .timeout, .server, .unexpected: true
+    case .notFound, .invalidData, .cancelled: false
+    }
+  }
+}
+
+extension DomainError: CustomStringConvertible {
+  /// A developer-facing description: the user message plus the technical reason, if any.
+  public var description: String {
+    switch self {
+    case .server(let status?): "server(\(status)): \(message)"
+    case .invalidData(let reason): "invalidData(\(reason))"
+    case .unexpected(let reason): "unexpected(\(reason))"
+    default: "\(caseName): \(message)"
+    }
+  }
+
+  private var caseName: String {
+    switch self {
+    case .offline: "offline"
+    case .timeout: "timeout"
+    case .notFound: "notFound"
+    case .server: "server"
+    case .invalidData: "invalidData"
+    case .cancelled: "cancelled"
+    case .unexpected: "unexpected"
+    }
+  }
+}

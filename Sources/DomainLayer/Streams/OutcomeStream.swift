@@ -1,0 +1,70 @@
+/// The result of one piece of domain work: a value, or the reason there is none.
+public typealias Outcome<Value: Sendable> = Result<Value, DomainError>
+
+/// What every use case hands to the presentation layer.
+///
+/// Its elements are outcomes, not values, and it never throws: a failure is an element like
+/// any other, so a consumer's `for await` loop cannot be ended by an error. That is the
+/// property that keeps a screen's input working after any number of failed requests.
+public typealias OutcomeStream<Value: Sendable> = AsyncStream<Outcome<Value>>
+
+/// Hands outcomes to the consumer of an ``OutcomeStream`` built with
+/// ``Swift/AsyncStream/outcomes(of:)``.
+public struct OutcomeSink<Value: Sendable>: Sendable {
+  fileprivate let continuation: OutcomeStream<Value>.Continuation
+
+  /// Delivers a value.
+  public func yield(_ value: Value) {
+    continuation.yield(.success(value))
+  }
+
+  /// Delivers a failure. The stream goes on: more outcomes may follow.
+  public func yield(failure error: DomainError) {
+    continuation.yield(.failure(error))
+  }
+
+  /// Delivers an outcome as it is.
+  public func yield(_ outcome: Outcome<Value>) {
+    continuation.yield(outcome)
+  }
+}
+
+extension AsyncStream {
+  /// Turns one `async throws(DomainError)` call into a stream of exactly one outcome.
+  ///
+  /// This is the one bridge from async work to streams (the role a `Future` convenience
+  /// initialiser plays in a Combine code base). Guarantees:
+  /// - the stream never throws; a thrown error arrives as a `.failure` element;
+  /// - the work starts when the stream is created and runs in its own task;
+  /// - when the consumer stops listening (its loop ends or its task is cancelled), the work's
+  ///   task is cancelled, so cancellation reaches the network request underneath;
+  /// - the stream finishes right after the outcome, so a `for await` loop over it ends.
+  public static func outcome<Value>(
+    of work: @escaping @Sendable () async throws(DomainError) -> Value
+  ) -> AsyncStream<Element> where Element == Outcome<Value> {
+    outcomes { (sink: OutcomeSink<Value>) async in
+      do throws(DomainError) {
+        sink.yield(try await work())
+      } catch {
+        sink.yield(failure: error)
+      }
+    }
+  }
+
+  /// Builds a stream that may yield several outcomes, such as a cached value and then a fresh one.
+  ///
+  /// `body` runs in its own task and yields through the sink; the stream finishes when `body`
+  /// returns. The guarantees of ``outcome(of:)`` hold: no throwing, and cancellation of `body`'s
+  /// task as soon as the consumer stops listening.
+  public static func outcomes<Value>(
+    _ body: @escaping @Sendable (OutcomeSink<Value>) async -> Void
+  ) -> AsyncStream<Element> where Element == Outcome<Value> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
+    let task = Task {
+      await body(OutcomeSink(continuation: continuation))
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
+  }
+}

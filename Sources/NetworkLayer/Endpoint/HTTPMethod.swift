@@ -1,0 +1,22 @@
+/// An HTTP request method.
+///
+/// A struct rather than an enum so that an app can name a method this package does not list,
+/// without a fork.
+public struct HTTPMethod: RawRepresentable, Sendable, Hashable {
+  /// The method as it goes on the wire, in upper case.
+  public let rawValue: String
+
+  /// Creates a method from its wire name; the name is upper-cased.
+  public init(rawValue: String) {
+    self.rawValue = rawValue.uppercased()
+  }
+
+  public static let get = HTTPMethod(rawValue: "GET")
+  public static let head = HTTPMethod(rawValue: "HEAD")
+  public static let post = HTTPMethod(rawValue: "POST")
+  public static let put = HTTPMethod(rawValue: "PUT")
+  public static let patch = HTTPMethod(rawValue: "PATCH")
+  public static let delete = HTTPMethod(rawValue: "DELETE")
+  public static let options = HTTPMethod(rawValue: "OPTIONS")
+  public static let trace = HTTPMethod(rawValue: "TRACE")
+}

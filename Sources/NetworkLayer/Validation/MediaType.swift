@@ -1,0 +1,39 @@
+/// A media type such as `application/json`, compared the way HTTP compares them:
+/// case-insensitively, with parameters (`; charset=utf-8`, `; q=0.9`) ignored and with `*`
+/// standing for any type or subtype.
+struct MediaType: Sendable, Hashable {
+  let type: String
+  let subtype: String
+
+  /// Parses the first media type in `text`; `nil` if it is not of the form `type/subtype`.
+  init?(_ text: some StringProtocol) {
+    let essence = text.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+    let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2 else { return nil }
+    let type = parts[0].trimmingWhitespace().lowercased()
+    let subtype = parts[1].trimmingWhitespace().lowercased()
+    guard !type.isEmpty, !subtype.isEmpty, type != "*" || subtype == "*" else { return nil }
+    self.type = type
+    self.subtype = subtype
+  }
+
+  /// Every media range listed in an `Accept` header value.
+  static func ranges(inAccept accept: String) -> [MediaType] {
+    accept.split(separator: ",").compactMap(MediaType.init)
+  }
+
+  /// Whether this media range (possibly with wildcards) admits the concrete type `other`.
+  func admits(_ other: MediaType) -> Bool {
+    (type == "*" || type == other.type) && (subtype == "*" || subtype == other.subtype)
+  }
+}
+
+extension StringProtocol {
+  fileprivate func trimmingWhitespace() -> Substring {
+    let view = Substring(self)
+    guard let first = view.firstIndex(where: { !$0.isWhitespace }),
+      let last = view.lastIndex(where: { !$0.isWhitespace })
+    else { return "" }
+    return view[first...last]
+  }
+}

@@ -1,0 +1,149 @@
+public import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  public import FoundationNetworking
+#endif
+
+/// A `URLProtocol` that hands requests to an ``InProcessHandler`` chosen by the request's host.
+///
+/// Each mount gets a host of its own (`<uuid>.inprocess.invalid`), so any number of independent
+/// handlers (one per test, say) can be mounted at once without seeing each other's requests.
+/// The `.invalid` top-level domain is reserved and can never resolve, so a request that somehow
+/// bypasses this protocol fails instead of reaching a real server.
+public final class InProcessURLProtocol: URLProtocol {
+  /// A mounted handler: the URL to send requests to and how to build a session that reaches it.
+  public struct Mount: Sendable {
+    /// `http://<host>`: use it as the base URL of a client.
+    public let baseURL: URL
+    let host: String
+
+    /// A configuration whose sessions route this mount's host through the handler.
+    /// Caching is off so that every request reaches the handler.
+    public func makeConfiguration() -> URLSessionConfiguration {
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.protocolClasses = [InProcessURLProtocol.self]
+      configuration.urlCache = nil
+      return configuration
+    }
+
+    /// A new session built from ``makeConfiguration()``.
+    public func makeSession() -> URLSession {
+      URLSession(configuration: makeConfiguration())
+    }
+
+    /// Stops routing this mount's host; later requests for it fail to connect.
+    public func unmount() {
+      InProcessURLProtocol.handlers.withLock { _ = $0.removeValue(forKey: host) }
+    }
+  }
+
+  private static let handlers = Mutex([String: any InProcessHandler]())
+  private let loading = Mutex<Task<Void, Never>?>(nil)
+
+  /// Routes requests for a new, unique host to `handler`.
+  public static func mount(_ handler: any InProcessHandler) -> Mount {
+    let host = "\(UUID().uuidString.lowercased()).inprocess.invalid"
+    handlers.withLock { $0[host] = handler }
+    // The host is built from a UUID, so this URL is always well-formed.
+    let baseURL = URL(string: "http://\(host)") ?? URL(fileURLWithPath: "/")
+    return Mount(baseURL: baseURL, host: host)
+  }
+
+  private static func handler(for url: URL?) -> (any InProcessHandler)? {
+    guard let host = url?.host?.lowercased() else { return nil }
+    return handlers.withLock { $0[host] }
+  }
+
+  override public class func canInit(with request: URLRequest) -> Bool {
+    handler(for: request.url) != nil
+  }
+
+  override public class func canonicalRequest(for request: URLRequest) -> URLRequest {
+    request
+  }
+
+  override public func startLoading() {
+    let request = self.request
+    guard let url = request.url, let handler = Self.handler(for: url) else {
+      client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
+      return
+    }
+    let parsed = Self.parse(request, url: url)
+    let target = DeliveryTarget(instance: self)
+    let task = Task {
+      let reply = await handler.handle(parsed)
+      guard !Task.isCancelled else { return }
+      target.instance?.deliver(reply, for: url)
+    }
+    loading.withLock { $0 = task }
+  }
+
+  override public func stopLoading() {
+    loading.withLock { $0?.cancel() }
+  }
+
+  private func deliver(_ reply: InProcessReply, for url: URL) {
+    guard let client else { return }
+    switch reply {
+    case .respond(let response):
+      guard let head = Self.head(of: response, url: url) else {
+        client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
+        return
+      }
+      client.urlProtocol(self, didReceive: head, cacheStoragePolicy: .notAllowed)
+      if !response.body.isEmpty { client.urlProtocol(self, didLoad: response.body) }
+      client.urlProtocolDidFinishLoading(self)
+    case .truncate(let response, let bytesSent):
+      if let head = Self.head(of: response, url: url) {
+        client.urlProtocol(self, didReceive: head, cacheStoragePolicy: .notAllowed)
+        client.urlProtocol(self, didLoad: response.body.prefix(bytesSent))
+      }
+      client.urlProtocol(self, didFailWithError: URLError(.networkConnectionLost))
+    case .fail(let code):
+      client.urlProtocol(self, didFailWithError: URLError(code))
+    }
+  }
+
+  private static func head(of response: InProcessResponse, url: URL) -> HTTPURLResponse? {
+    var headers = response.headers
+    headers["Content-Length"] = String(response.body.count)
+    return HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: headers)
+  }
+
+  private static func parse(_ request: URLRequest, url: URL) -> InProcessRequest {
+    let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+    let path = components?.path ?? "/"
+    return InProcessRequest(
+      method: request.httpMethod ?? "GET",
+      path: path.isEmpty ? "/" : path,
+      query: components?.queryItems ?? [],
+      headers: request.allHTTPHeaderFields ?? [:],
+      body: body(of: request)
+    )
+  }
+
+  /// Foundation may hand a protocol the body as a stream instead of `httpBody`.
+  private static func body(of request: URLRequest) -> Data {
+    if let body = request.httpBody { return body }
+    guard let stream = request.httpBodyStream else { return Data() }
+    stream.open()
+    defer { stream.close() }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+    while true {
+      let count = stream.read(&buffer, maxLength: buffer.count)
+      guard count > 0 else { break }
+      data.append(contentsOf: buffer[0..<count])
+    }
+    return data
+  }
+}
+
+/// Lets the handler's task call back into the protocol instance.
+///
+/// `URLProtocol` is not `Sendable`, but Foundation's client callbacks may be made from any
+/// thread, and the instance is only touched again after the handler has finished, once.
+private struct DeliveryTarget: @unchecked Sendable {
+  weak var instance: InProcessURLProtocol?
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+extension InProcessResponse {
+  static let jsonContentType = "application/json; charset=utf-8"
+
+  /// A JSON response. Encoding the sample API's own plain structs cannot fail; if it somehow
+  /// did, the client gets a 500 rather than a crash.
+  static func json(_ status: Int, _ value: some Encodable) -> InProcessResponse {
+    guard let body = try? JSONEncoder().encode(value) else { return .error(500, "encoding failed") }
+    return InProcessResponse(status: status, headers: ["Content-Type": jsonContentType], body: body)
+  }
+
+  /// The contract's error shape: `{"error": message}`.
+  static func error(_ status: Int, _ message: String) -> InProcessResponse {
+    let body = Data(#"{"error":\#(quoted(message))}"#.utf8)
+    return InProcessResponse(status: status, headers: ["Content-Type": jsonContentType], body: body)
+  }
+
+  static func unauthorized(challenge: String) -> InProcessResponse {
+    var response = error(401, "unauthorized")
+    response.headers["WWW-Authenticate"] = challenge
+    return response
+  }
+
+  private static func quoted(_ text: String) -> String {
+    guard let data = try? JSONEncoder().encode(text) else { return "\"\"" }
+    return String(decoding: data, as: UTF8.self)
+  }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+extension SampleAPI {
+  /// The `/_control/` hooks tests use to shape and observe the API. They are never counted,
+  /// faulted or protected.
+  func control(_ request: InProcessRequest) -> InProcessResponse {
+    switch (request.method, request.path) {
+    case ("POST", "/_control/reset"):
+      state.withLock { $0 = SampleAPIState() }
+      return InProcessResponse(status: 204)
+    case ("GET", "/_control/config"):
+      return .json(200, state.withLock { $0.config })
+    case ("POST", "/_control/config"):
+      guard let input = try? JSONDecoder().decode(ConfigInput.self, from: request.body) else {
+        return .error(400, "body must be a JSON object")
+      }
+      let config = state.withLock { state in
+        if let lifetime = input.tokenLifetime { state.config.tokenLifetime = lifetime }
+        if let requireAuth = input.requireAuth { state.config.requireAuth = requireAuth }
+        return state.config
+      }
+      return .json(200, config)
+    case ("POST", "/_control/faults"):
+      guard let fault = try? JSONDecoder().decode(SampleFault.self, from: request.body) else {
+        return .error(400, "body must be a fault object with a path")
+      }
+      state.withLock { $0.faults.append(fault) }
+      return .json(201, fault)
+    case ("DELETE", "/_control/faults"):
+      state.withLock { $0.faults.removeAll() }
+      return InProcessResponse(status: 204)
+    case ("GET", "/_control/counters"):
+      return .json(200, state.withLock { $0.counters })
+    default:
+      return .error(404, "not found")
+    }
+  }
+}
+
+private struct ConfigInput: Decodable {
+  var tokenLifetime: Double?
+  var requireAuth: Bool?
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+
+/// The sample backend's contract, implemented in process.
+///
+/// It serves the same routes, data, statuses and control hooks as `scripts/sample_api.py` (the
+/// contract tests hold the two together), without a socket: mount it with ``mount()`` and talk to
+/// it through the returned URLSession. It is the embedded default for `swift run showcase` and the
+/// fast path for tests; the Python twin covers what only real sockets show.
+///
+/// Every instance has its own state (todos, tokens, faults, counters), so tests can each use
+/// one without seeing each other.
+public final class SampleAPI: InProcessHandler {
+  let state = Mutex(SampleAPIState())
+
+  /// Creates an API holding the seed data.
+  public init() {}
+
+  /// Mounts this API on a new host; use the mount's base URL and session to reach it.
+  public func mount() -> InProcessURLProtocol.Mount {
+    InProcessURLProtocol.mount(self)
+  }
+
+  public func handle(_ request: InProcessRequest) async -> InProcessReply {
+    if request.path.hasPrefix("/_control/") {
+      return .respond(control(request))
+    }
+
+    let fault = state.withLock { state -> SampleFault? in
+      state.counters.requests += 1
+      state.counters.paths["\(request.method) \(request.path)", default: 0] += 1
+      return state.consumeFault(method: request.method, path: request.path)
+    }
+    guard let fault else { return .respond(route(request)) }
+    return await apply(fault, to: request)
+  }
+
+  private func apply(_ fault: SampleFault, to request: InProcessRequest) async -> InProcessReply {
+    if let delay = fault.delay, delay > 0 {
+      do {
+        try await Task.sleep(for: .seconds(delay))
+      } catch {
+        state.withLock { $0.counters.cancelled += 1 }
+        return .fail(.cancelled)
+      }
+    }
+    if fault.body == .reset {
+      return .fail(.networkConnectionLost)
+    }
+    var response: InProcessResponse
+    if let status = fault.status {
+      response = .error(status, "injected fault")
+      if let retryAfter = fault.retryAfter { response.headers["Retry-After"] = retryAfter }
+    } else {
+      response = route(request)
+    }
+    switch fault.body {
+    case .malformed?:
+      response.body = Data(#"{"this is": not json"#.utf8)
+    case .empty?:
+      response.body = Data()
+    case .truncated?:
+      return .truncate(response, bytesSent: response.body.count / 2)
+    case .reset?, nil:
+      break
+    }
+    return .respond(response)
+  }
+}
