@@ -6,7 +6,9 @@ extension InProcessResponse {
   /// A JSON response. Encoding the sample API's own plain structs cannot fail; if it somehow
   /// did, the client gets a 500 rather than a crash.
   static func json(_ status: Int, _ value: some Encodable) -> InProcessResponse {
-    guard let body = try? JSONEncoder().encode(value) else { return .error(500, "encoding failed") }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .withoutEscapingSlashes
+    guard let body = try? encoder.encode(value) else { return .error(500, "encoding failed") }
     return InProcessResponse(status: status, headers: ["Content-Type": jsonContentType], body: body)
   }
 

@@ -11,12 +11,18 @@ extension SampleAPI {
     case ("GET", "/_control/config"):
       return .json(200, state.withLock { $0.config })
     case ("POST", "/_control/config"):
-      guard let input = try? JSONDecoder().decode(ConfigInput.self, from: request.body) else {
-        return .error(400, "body must be a JSON object")
+      let lifetime: Double?
+      let requireAuth: Bool?
+      do throws(JSONObjectReader.Rejection) {
+        let body = try JSONObjectReader(request.body)
+        lifetime = try body.nonNegativeNumber("tokenLifetime")
+        requireAuth = try body.boolean("requireAuth")
+      } catch {
+        return .error(error.status, error.message)
       }
       let config = state.withLock { state in
-        if let lifetime = input.tokenLifetime { state.config.tokenLifetime = lifetime }
-        if let requireAuth = input.requireAuth { state.config.requireAuth = requireAuth }
+        if let lifetime { state.config.tokenLifetime = lifetime }
+        if let requireAuth { state.config.requireAuth = requireAuth }
         return state.config
       }
       return .json(200, config)
@@ -24,6 +30,7 @@ extension SampleAPI {
       guard let fault = try? JSONDecoder().decode(SampleFault.self, from: request.body) else {
         return .error(400, "body must be a fault object with a path")
       }
+      if let problem = fault.validationProblem { return .error(400, problem) }
       state.withLock { $0.faults.append(fault) }
       return .json(201, fault)
     case ("DELETE", "/_control/faults"):
@@ -35,9 +42,4 @@ extension SampleAPI {
       return .error(404, "not found")
     }
   }
-}
-
-private struct ConfigInput: Decodable {
-  var tokenLifetime: Double?
-  var requireAuth: Bool?
 }

@@ -10,7 +10,7 @@ extension SampleAPI {
         authorize(request) ?? (request.method == "GET" ? listTodos(request) : createTodo(request))
       }
     case ("todos", 2):
-      return allow(request, ["GET", "PATCH", "DELETE"]) {
+      return allow(request, ["DELETE", "GET", "PATCH"]) {
         authorize(request) ?? todo(request, idText: segments[1])
       }
     case ("articles", 2) where segments[1] == "today":
@@ -31,7 +31,7 @@ extension SampleAPI {
   ) -> InProcessResponse {
     guard methods.contains(request.method) else {
       var response = InProcessResponse.error(405, "method not allowed")
-      response.headers["Allow"] = methods.joined(separator: ", ")
+      response.headers["Allow"] = methods.sorted().joined(separator: ", ")
       return response
     }
     return handler()
@@ -42,11 +42,9 @@ extension SampleAPI {
     let now = Date()
     return state.withLock { state in
       guard state.config.requireAuth else { return nil }
-      let header = request.header("Authorization") ?? ""
-      guard header.hasPrefix("Bearer ") else {
+      guard let token = Self.bearerToken(in: request.header("Authorization")) else {
         return .unauthorized(challenge: "Bearer")
       }
-      let token = String(header.dropFirst("Bearer ".count))
       guard let expiry = state.accessTokens[token], now < expiry else {
         return .unauthorized(challenge: #"Bearer error="invalid_token""#)
       }
@@ -54,15 +52,24 @@ extension SampleAPI {
     }
   }
 
+  /// The token of an `Authorization: Bearer <token>` header; `nil` for any other scheme.
+  private static func bearerToken(in header: String?) -> String? {
+    guard let header else { return nil }
+    let parts = header.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+    let token = parts[1].trimmingCharacters(in: .whitespaces)
+    return token.isEmpty ? nil : token
+  }
+
   private func listTodos(_ request: InProcessRequest) -> InProcessResponse {
     var userFilter: Int?
     var completedFilter: Bool?
     if let text = request.queryValue("userId") {
-      guard let value = Int(text) else { return .error(400, "userId must be an integer") }
+      guard let value = Int(text) else { return .error(400, "'userId' must be an integer") }
       userFilter = value
     }
     if let text = request.queryValue("completed") {
-      guard let value = Bool(text) else { return .error(400, "completed must be true or false") }
+      guard let value = Bool(text) else { return .error(400, "'completed' must be true or false") }
       completedFilter = value
     }
     let todos = state.withLock { state in
@@ -75,17 +82,18 @@ extension SampleAPI {
   }
 
   private func createTodo(_ request: InProcessRequest) -> InProcessResponse {
-    guard let input = try? JSONDecoder().decode(TodoInput.self, from: request.body) else {
-      return .error(400, "body must be a JSON object with a string title")
-    }
-    guard let title = input.title, !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-      return .error(400, "title is required")
+    let input: (title: String, userId: Int?, completed: Bool?)
+    do throws(JSONObjectReader.Rejection) {
+      let body = try JSONObjectReader(request.body)
+      input = (try body.title(required: true) ?? "", try body.integer("userId"), try body.boolean("completed"))
+    } catch {
+      return .error(error.status, error.message)
     }
     let todo = state.withLock { state in
       let todo = SampleTodo(
         userId: input.userId ?? 1,
         id: state.nextTodoID,
-        title: title,
+        title: input.title,
         completed: input.completed ?? false
       )
       state.nextTodoID += 1
@@ -96,21 +104,21 @@ extension SampleAPI {
   }
 
   private func todo(_ request: InProcessRequest, idText: String) -> InProcessResponse {
-    guard let id = Int(idText), let existing = state.withLock({ $0.todos[id] }) else {
+    guard idText.allSatisfy(\.isASCII) && idText.allSatisfy(\.isNumber), let id = Int(idText),
+      let existing = state.withLock({ $0.todos[id] }) else {
       return .error(404, "not found")
     }
     switch request.method {
     case "PATCH":
-      guard let input = try? JSONDecoder().decode(TodoInput.self, from: request.body) else {
-        return .error(400, "body must be a JSON object")
-      }
-      if let title = input.title, title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-        return .error(400, "title must not be empty")
-      }
       var updated = existing
-      updated.title = input.title ?? updated.title
-      updated.completed = input.completed ?? updated.completed
-      updated.userId = input.userId ?? updated.userId
+      do throws(JSONObjectReader.Rejection) {
+        let body = try JSONObjectReader(request.body)
+        updated.title = try body.title(required: false) ?? updated.title
+        updated.completed = try body.boolean("completed") ?? updated.completed
+        updated.userId = try body.integer("userId") ?? updated.userId
+      } catch {
+        return .error(error.status, error.message)
+      }
       state.withLock { $0.todos[id] = updated }
       return .json(200, updated)
     case "DELETE":
@@ -122,11 +130,16 @@ extension SampleAPI {
   }
 
   private func login(_ request: InProcessRequest) -> InProcessResponse {
-    state.withLock { $0.counters.logins += 1 }
-    guard let input = try? JSONDecoder().decode(LoginInput.self, from: request.body) else {
-      return .error(400, "body must be a JSON object with username and password")
+    let username: String?
+    let password: String?
+    do throws(JSONObjectReader.Rejection) {
+      let body = try JSONObjectReader(request.body)
+      username = try body.string("username", required: true)
+      password = try body.string("password", required: true)
+    } catch {
+      return .error(error.status, error.message)
     }
-    guard input.username == SampleData.username, input.password == SampleData.password else {
+    guard username == SampleData.username, password == SampleData.password else {
       return .error(401, "invalid credentials")
     }
     let now = Date()
@@ -134,31 +147,18 @@ extension SampleAPI {
   }
 
   private func refresh(_ request: InProcessRequest) -> InProcessResponse {
-    state.withLock { $0.counters.refreshes += 1 }
-    guard let input = try? JSONDecoder().decode(RefreshInput.self, from: request.body) else {
-      return .error(400, "body must be a JSON object with refreshToken")
+    let refreshToken: String
+    do throws(JSONObjectReader.Rejection) {
+      refreshToken = try JSONObjectReader(request.body).string("refreshToken", required: true) ?? ""
+    } catch {
+      return .error(error.status, error.message)
     }
     let now = Date()
     let pair = state.withLock { state -> TokenPair? in
-      guard state.refreshTokens.remove(input.refreshToken) != nil else { return nil }
+      guard state.refreshTokens.remove(refreshToken) != nil else { return nil }
       return state.issueTokens(now: now)
     }
     guard let pair else { return .error(401, "invalid refresh token") }
     return .json(200, pair)
   }
-}
-
-private struct TodoInput: Decodable {
-  var title: String?
-  var userId: Int?
-  var completed: Bool?
-}
-
-private struct LoginInput: Decodable {
-  var username: String
-  var password: String
-}
-
-private struct RefreshInput: Decodable {
-  var refreshToken: String
 }

@@ -29,6 +29,9 @@ public final class SampleAPI: InProcessHandler {
     let fault = state.withLock { state -> SampleFault? in
       state.counters.requests += 1
       state.counters.paths["\(request.method) \(request.path)", default: 0] += 1
+      // Counted on arrival, so faulted and cancelled attempts show up too.
+      if request.method == "POST" && request.path == "/auth/login" { state.counters.logins += 1 }
+      if request.method == "POST" && request.path == "/auth/refresh" { state.counters.refreshes += 1 }
       return state.consumeFault(method: request.method, path: request.path)
     }
     guard let fault else { return .respond(route(request)) }
@@ -54,6 +57,8 @@ public final class SampleAPI: InProcessHandler {
     } else {
       response = route(request)
     }
+    // 204 and 304 never carry a body, so there is nothing for a body fault to damage.
+    if response.status == 204 || response.status == 304 { return .respond(response) }
     switch fault.body {
     case .malformed?:
       response.body = Data(#"{"this is": not json"#.utf8)

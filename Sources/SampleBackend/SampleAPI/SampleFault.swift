@@ -14,6 +14,15 @@ struct SampleFault: Codable, Sendable, Hashable {
   var delay: Double?
   var body: BodyFault?
 
+  /// Why this fault cannot be used, or `nil` if it can.
+  var validationProblem: String? {
+    if let count, count != -1 && count < 1 { return "'count' must be -1 or at least 1" }
+    if let status, !(200...599).contains(status) { return "'status' must be between 200 and 599" }
+    if let retryAfter, retryAfter.contains(where: \.isNewline) { return "'retryAfter' must be one line" }
+    if let delay, !(delay >= 0 && delay.isFinite) { return "'delay' must be a non-negative number" }
+    return nil
+  }
+
   func matches(method requestMethod: String, path requestPath: String) -> Bool {
     path == requestPath && (method.map { $0.uppercased() == requestMethod } ?? true)
   }

@@ -1,0 +1,27 @@
+import DomainLayer
+import Testing
+
+@Suite("DomainError")
+struct DomainErrorTests {
+  static let all: [DomainError] = [
+    .offline, .timeout, .notFound, .server(status: 503), .server(status: nil),
+    .invalidData(reason: "todo 1: title is blank"), .cancelled, .unexpected(reason: "HTTP status 418"),
+  ]
+
+  @Test("every case has a sentence a person can read, free of developer detail", arguments: all)
+  func messages(error: DomainError) {
+    #expect(error.message.hasSuffix("."))
+    #expect(!error.message.contains("todo 1"))
+    #expect(!error.message.contains("418"))
+  }
+
+  @Test("only failures that can pass by themselves are retryable")
+  func retryability() {
+    #expect(DomainError.offline.isRetryable)
+    #expect(DomainError.timeout.isRetryable)
+    #expect(DomainError.server(status: 500).isRetryable)
+    #expect(!DomainError.notFound.isRetryable)
+    #expect(!DomainError.invalidData(reason: "").isRetryable)
+    #expect(!DomainError.cancelled.isRetryable)
+  }
+}

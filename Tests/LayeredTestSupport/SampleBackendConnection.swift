@@ -1,0 +1,124 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+  public import FoundationNetworking
+#endif
+
+/// A way to reach one running sample backend, and its `/_control/` hooks.
+///
+/// It talks plain `URLSession`, not the package's own client, so that tests of the client never
+/// depend on the code they test to set up their scene.
+public struct SampleBackendConnection: Sendable {
+  /// A misbehaviour for the backend to inject; see Architecture.md for the semantics.
+  public struct Fault: Encodable, Sendable {
+    public enum Body: String, Encodable, Sendable {
+      case truncated, malformed, empty, reset
+    }
+
+    public var path: String
+    public var method: String?
+    public var count: Int?
+    public var status: Int?
+    public var retryAfter: String?
+    public var delay: Double?
+    public var body: Body?
+
+    public init(
+      path: String,
+      method: String? = nil,
+      count: Int? = nil,
+      status: Int? = nil,
+      retryAfter: String? = nil,
+      delay: Double? = nil,
+      body: Body? = nil
+    ) {
+      self.path = path
+      self.method = method
+      self.count = count
+      self.status = status
+      self.retryAfter = retryAfter
+      self.delay = delay
+      self.body = body
+    }
+  }
+
+  /// What the backend counted since it started or was reset.
+  public struct Counters: Decodable, Sendable, Equatable {
+    public var requests: Int
+    public var logins: Int
+    public var refreshes: Int
+    public var cancelled: Int
+    public var paths: [String: Int]
+  }
+
+  /// A control call got an unexpected answer.
+  public struct ControlError: Error, CustomStringConvertible {
+    public let description: String
+  }
+
+  /// The backend's base URL.
+  public let baseURL: URL
+  /// A session that reaches the backend.
+  public let session: URLSession
+
+  public init(baseURL: URL, session: URLSession) {
+    self.baseURL = baseURL
+    self.session = session
+  }
+
+  /// Makes the next matching request(s) misbehave.
+  public func inject(_ fault: Fault) async throws {
+    _ = try await control("POST", "faults", body: JSONEncoder().encode(fault), expecting: 201)
+  }
+
+  /// What the backend has counted.
+  public func counters() async throws -> Counters {
+    let data = try await control("GET", "counters", expecting: 200)
+    return try JSONDecoder().decode(Counters.self, from: data)
+  }
+
+  /// Sets the token lifetime and whether the todo routes require a bearer token.
+  public func configure(tokenLifetime: Double? = nil, requireAuth: Bool? = nil) async throws {
+    var fields: [String: String] = [:]
+    if let tokenLifetime { fields["tokenLifetime"] = "\(tokenLifetime)" }
+    if let requireAuth { fields["requireAuth"] = "\(requireAuth)" }
+    let json = "{" + fields.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}"
+    _ = try await control("POST", "config", body: Data(json.utf8), expecting: 200)
+  }
+
+  /// Sends one raw request to the backend and returns status, headers and body.
+  public func raw(
+    _ method: String,
+    _ path: String,
+    body: Data? = nil,
+    headers: [String: String] = [:]
+  ) async throws -> (status: Int, headers: [String: String], body: Data) {
+    guard let url = URL(string: baseURL.absoluteString + path) else {
+      throw ControlError(description: "bad path \(path)")
+    }
+    var request = URLRequest(url: url)
+    request.httpMethod = method
+    request.httpBody = body
+    if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let (data, response) = try await session.data(for: request)
+    guard let http = response as? HTTPURLResponse else {
+      throw ControlError(description: "\(method) \(path): not an HTTP response")
+    }
+    var fields: [String: String] = [:]
+    for case let (name as String, value as String) in http.allHeaderFields {
+      fields[name.lowercased()] = value
+    }
+    return (http.statusCode, fields, data)
+  }
+
+  private func control(_ method: String, _ hook: String, body: Data? = nil, expecting status: Int) async throws -> Data {
+    let response = try await raw(method, "/_control/\(hook)", body: body)
+    guard response.status == status else {
+      throw ControlError(
+        description: "\(method) /_control/\(hook) answered \(response.status): \(String(decoding: response.body, as: UTF8.self))"
+      )
+    }
+    return response.body
+  }
+}

@@ -1,0 +1,27 @@
+import Foundation
+public import SampleBackend
+
+/// An ``InProcessHandler`` that answers with a closure: the smallest way to make a test's server
+/// say exactly one thing.
+public struct StubHandler: InProcessHandler {
+  private let respond: @Sendable (InProcessRequest) async -> InProcessReply
+
+  public init(_ respond: @escaping @Sendable (InProcessRequest) async -> InProcessReply) {
+    self.respond = respond
+  }
+
+  public func handle(_ request: InProcessRequest) async -> InProcessReply {
+    await respond(request)
+  }
+
+  /// Mounts a stub that always gives `status`, `body` and `contentType`.
+  public static func mount(
+    status: Int,
+    body: String,
+    contentType: String? = "application/json"
+  ) -> InProcessURLProtocol.Mount {
+    let headers = contentType.map { ["Content-Type": $0] } ?? [:]
+    let response = InProcessResponse(status: status, headers: headers, body: Data(body.utf8))
+    return InProcessURLProtocol.mount(StubHandler { _ in .respond(response) })
+  }
+}

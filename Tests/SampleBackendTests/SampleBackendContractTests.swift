@@ -1,0 +1,122 @@
+import Foundation
+import LayeredTestSupport
+import Testing
+
+/// The in-process ``SampleAPI`` and `scripts/sample_api.py` implement one contract. These tests
+/// hold them together: the same scripted session must get the same answers from both.
+@Suite("Sample API contract")
+struct SampleBackendContractTests {
+  @Test(
+    "the embedded API and the Python server answer a scripted session identically",
+    .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason)
+  )
+  func bothBackendsAgree() async throws {
+    let embedded = try await SampleBackendKind.embedded.with(Self.scriptedSession)
+    let loopback = try await SampleBackendKind.loopback.with(Self.scriptedSession)
+    #expect(embedded.count == loopback.count)
+    for (index, (mine, theirs)) in zip(embedded, loopback).enumerated() {
+      #expect(mine == theirs, "exchange \(index + 1) differs")
+    }
+  }
+
+  @Test("the seed list holds 200 todos, 20 for each of 10 users", arguments: SampleBackendKind.allCases)
+  func seedList(kind: SampleBackendKind) async throws {
+    guard kind == .embedded || LoopbackSampleAPI.shouldRun else { return }
+    try await kind.with { connection in
+      let response = try await connection.raw("GET", "/todos")
+      #expect(response.status == 200)
+      let todos = try JSONDecoder().decode([WireTodo].self, from: response.body)
+      #expect(todos.count == 200)
+      #expect(todos.map(\.id) == Array(1...200))
+      #expect(Dictionary(grouping: todos, by: \.userId).mapValues(\.count) == Dictionary(uniqueKeysWithValues: (1...10).map { ($0, 20) }))
+      #expect(todos.allSatisfy { !$0.title.isEmpty })
+    }
+  }
+
+  @Test("faults and counters behave as documented", arguments: SampleBackendKind.allCases)
+  func faultsAndCounters(kind: SampleBackendKind) async throws {
+    guard kind == .embedded || LoopbackSampleAPI.shouldRun else { return }
+    try await kind.with { connection in
+      try await connection.inject(.init(path: "/todos", method: "GET", count: 2, status: 503, retryAfter: "2"))
+      let first = try await connection.raw("GET", "/todos")
+      let second = try await connection.raw("GET", "/todos")
+      let third = try await connection.raw("GET", "/todos")
+      let statuses: [Int] = [first.status, second.status, third.status]
+      #expect(statuses == [503, 503, 200])
+      #expect(first.headers["retry-after"] == "2")
+      let counters = try await connection.counters()
+      #expect(counters.requests == 3)
+      #expect(counters.paths["GET /todos"] == 3)
+    }
+  }
+
+  /// The session both backends must answer alike. Each step is one line of the transcript.
+  static func scriptedSession(_ connection: SampleBackendConnection) async throws -> [String] {
+    var script = ContractTranscript(connection: connection)
+    try await script.exchange("GET", "/todos")
+    try await script.exchange("GET", "/todos?userId=3&completed=true")
+    try await script.exchange("GET", "/todos?userId=three")
+    try await script.exchange("GET", "/todos?completed=maybe")
+    try await script.exchange("GET", "/todos/7")
+    try await script.exchange("GET", "/todos/9999")
+    try await script.exchange("GET", "/todos/abc")
+    try await script.exchange("GET", "/todos/+7")
+    try await script.exchange("GET", "/nowhere")
+    try await script.exchange("PUT", "/todos/1", json: "{}")
+    try await script.exchange("POST", "/todos", json: #"{"title": "  Buy oat milk  ", "userId": 4}"#)
+    try await script.exchange("POST", "/todos", json: #"{"title": "   "}"#)
+    try await script.exchange("POST", "/todos", json: #"{"userId": 2}"#)
+    try await script.exchange("POST", "/todos", json: #"{"title": 5}"#)
+    try await script.exchange("POST", "/todos", json: "not json")
+    try await script.exchange("PATCH", "/todos/201", json: #"{"completed": true}"#)
+    try await script.exchange("PATCH", "/todos/201", json: #"{"title": ""}"#)
+    try await script.exchange("PATCH", "/todos/9999", json: #"{"completed": true}"#)
+    try await script.exchange("DELETE", "/todos/201")
+    try await script.exchange("GET", "/todos/201")
+    try await script.exchange("GET", "/articles/today")
+    try await script.exchange("POST", "/auth/login", json: #"{"username": "demo", "password": "wrong"}"#)
+    try await script.exchange("POST", "/auth/login", json: #"{"username": "demo"}"#)
+    let login = try await script.exchange(
+      "POST", "/auth/login", json: #"{"username": "demo", "password": "correct-horse-battery-staple"}"#
+    )
+    let tokens = login as? [String: Any]
+    let refreshToken = tokens?["refreshToken"] as? String ?? ""
+    let refresh = try await script.exchange("POST", "/auth/refresh", json: #"{"refreshToken": "\#(refreshToken)"}"#)
+    try await script.exchange("POST", "/auth/refresh", json: #"{"refreshToken": "\#(refreshToken)"}"#)
+    let accessToken = (refresh as? [String: Any])?["accessToken"] as? String ?? ""
+
+    try await connection.configure(requireAuth: true)
+    try await script.exchange("GET", "/todos/1")
+    try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Bearer at-unknown"])
+    try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Basic ZGVtbzpkZW1v"])
+    try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Bearer \(accessToken)"])
+    try await script.exchange("GET", "/articles/today")
+    try await connection.configure(tokenLifetime: 0)
+    let expired = try await script.exchange(
+      "POST", "/auth/login", json: #"{"username": "demo", "password": "correct-horse-battery-staple"}"#
+    )
+    let expiredToken = (expired as? [String: Any])?["accessToken"] as? String ?? ""
+    try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Bearer \(expiredToken)"])
+    try await connection.configure(tokenLifetime: 3600, requireAuth: false)
+
+    try await connection.inject(.init(path: "/todos/2", body: .malformed))
+    try await script.exchange("GET", "/todos/2")
+    try await connection.inject(.init(path: "/todos/2", method: "GET", body: .empty))
+    try await script.exchange("GET", "/todos/2")
+    try await connection.inject(.init(path: "/articles/today", status: 429, retryAfter: "7"))
+    try await script.exchange("GET", "/articles/today")
+    try await script.exchange("GET", "/articles/today")
+    try await connection.inject(.init(path: "/todos/3", method: "DELETE", body: .malformed))
+    try await script.exchange("DELETE", "/todos/3")
+
+    let counters = try await connection.counters()
+    return script.lines + ["counters: \(counters.requests) requests, \(counters.logins) logins, \(counters.refreshes) refreshes, paths \(counters.paths.sorted { $0.key < $1.key })"]
+  }
+}
+
+private struct WireTodo: Decodable {
+  var userId: Int
+  var id: Int
+  var title: String
+  var completed: Bool
+}

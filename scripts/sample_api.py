@@ -1,0 +1,879 @@
+#!/usr/bin/env python3
+"""A small JSON sample backend for the package's integration tests.
+
+It serves a JSONPlaceholder-style API (todos, one article, bearer-token auth)
+over a real loopback socket, so the Swift tests can exercise what an
+in-process fake cannot: real timeouts, cancellation, dropped and reset
+connections, truncated bodies. An in-process Swift twin implements the same
+contract and a contract test compares the two, so names, status codes, JSON
+keys and the seed-data algorithm here must stay in sync with it.
+
+Usage:
+    python3 scripts/sample_api.py [--host 127.0.0.1] [--port 0]
+                                  [--exit-on-stdin-eof] [--verbose]
+
+The first line written to stdout is the base URL (e.g.
+``http://127.0.0.1:54321``), flushed as soon as the socket is listening.
+Nothing else is ever written to stdout. SIGTERM and SIGINT stop the server
+cleanly with exit code 0.
+
+Routes (JSON in and out; errors are ``{"error": "<short message>"}``):
+    GET    /todos              ?userId=<int>&completed=true|false
+    POST   /todos              {"title", "userId"?, "completed"?}      -> 201
+    GET    /todos/{id}
+    PATCH  /todos/{id}         any of {"title", "completed", "userId"}
+    DELETE /todos/{id}                                                 -> 204
+    GET    /articles/today
+    POST   /auth/login         {"username", "password"}
+    POST   /auth/refresh       {"refreshToken"}   (rotates the refresh token)
+Todo routes require a bearer access token when the ``requireAuth`` config
+flag is on.
+
+Control hooks for tests (never counted, faulted or protected):
+    POST   /_control/reset         restore the seed state and defaults -> 204
+    GET    /_control/config        {"tokenLifetime", "requireAuth"}
+    POST   /_control/config        change any of those
+    POST   /_control/faults        queue a fault (see Fault below)     -> 201
+    DELETE /_control/faults        clear all faults                    -> 204
+    GET    /_control/counters      request/login/refresh/cancel counts
+
+Python standard library only; runs on Python 3.9+.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import re
+import secrets
+import select
+import signal
+import socket
+import socketserver
+import struct
+import sys
+import threading
+import time
+from email.message import Message
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable, Dict, List, Optional, Tuple
+from urllib.parse import parse_qs
+
+# ---------------------------------------------------------------------------
+# Fixed data. Must match the Swift twin value for value.
+# ---------------------------------------------------------------------------
+
+WORDS = [
+    "delectus", "aut", "autem", "quis", "ut", "nam", "facere", "fugiat",
+    "veniam", "laboriosam", "qui", "sint", "omnis", "et", "illo", "expedita",
+    "consequatur", "molestiae", "nesciunt", "repellendus",
+]
+SEED_TODO_COUNT = 200
+
+ARTICLE = {
+    "id": 1,
+    "title": "Streams that outlive their errors",
+    "body": (
+        "A failed request should end one piece of work, "
+        "never the stream of user input that started it."
+    ),
+    "publishedAt": "2026-11-21T08:00:00Z",
+}
+
+USERNAME = "demo"
+PASSWORD = "correct-horse-battery-staple"
+
+DEFAULT_TOKEN_LIFETIME = 3600  # seconds
+DEFAULT_REQUIRE_AUTH = False
+
+JSON_CONTENT_TYPE = "application/json; charset=utf-8"
+MALFORMED_BODY = b'{"this is": not json'
+BODY_MODIFIERS = ("truncated", "malformed", "empty", "reset")
+CONTROL_PREFIX = "/_control/"
+
+# How often a delayed request checks whether its client is still there.
+DISCONNECT_POLL_SECONDS = 0.05
+
+
+def seed_todos() -> Dict[int, dict]:
+    """Build the 200 deterministic seed todos, keyed by id."""
+    todos = {}
+    for todo_id in range(1, SEED_TODO_COUNT + 1):
+        word_count = 3 + todo_id % 4
+        words = [WORDS[(todo_id * 7 + k * 11) % 20] for k in range(word_count)]
+        todos[todo_id] = {
+            "userId": (todo_id - 1) // 20 + 1,
+            "id": todo_id,
+            "title": " ".join(words),
+            "completed": (todo_id * 37) % 5 < 2,
+        }
+    return todos
+
+
+# ---------------------------------------------------------------------------
+# Requests, responses and JSON validation helpers
+# ---------------------------------------------------------------------------
+
+
+class HTTPError(Exception):
+    """Raised by route handlers to answer with an error response."""
+
+    def __init__(self, status: int, message: str, headers: List[Tuple[str, str]] = ()):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = list(headers)
+
+
+@dataclasses.dataclass
+class Request:
+    method: str
+    path: str  # without the query string, not percent-decoded
+    query: Dict[str, List[str]]
+    headers: Message
+    body: bytes
+
+
+@dataclasses.dataclass
+class Response:
+    status: int
+    body: bytes = b""
+    content_type: Optional[str] = None
+    headers: List[Tuple[str, str]] = dataclasses.field(default_factory=list)
+
+
+def json_response(status: int, value: Any, headers: List[Tuple[str, str]] = ()) -> Response:
+    body = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return Response(status, body, JSON_CONTENT_TYPE, list(headers))
+
+
+def error_response(status: int, message: str, headers: List[Tuple[str, str]] = ()) -> Response:
+    return json_response(status, {"error": message}, headers)
+
+
+def _reject_constant(name: str) -> None:
+    # The json module accepts NaN and Infinity by default; they are not JSON.
+    raise ValueError(f"invalid JSON constant {name}")
+
+
+def parse_json_object(body: bytes) -> dict:
+    """Decode a request body that must be a JSON object, or raise a 400."""
+    try:
+        value = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise HTTPError(400, "malformed JSON body") from None
+    if not isinstance(value, dict):
+        raise HTTPError(400, "JSON body must be an object")
+    return value
+
+
+# Type checks. bool is a subclass of int in Python, so `true` must be
+# explicitly excluded wherever an integer or number is expected.
+def is_string(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def is_boolean(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def is_integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_non_negative_number(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value) and value >= 0
+    return is_integer(value) and value >= 0
+
+
+def get_field(payload: dict, key: str, check: Callable[[Any], bool],
+              expected: str, required: bool = False) -> Any:
+    """Return payload[key] after a type check, or None when it is absent.
+
+    An explicit JSON null counts as absent, like an optional property
+    decoded with Swift's Codable.
+    """
+    value = payload.get(key)
+    if value is None:
+        if required:
+            raise HTTPError(400, f"missing field '{key}'")
+        return None
+    if not check(value):
+        raise HTTPError(400, f"'{key}' must be {expected}")
+    return value
+
+
+def get_title(payload: dict, required: bool) -> Optional[str]:
+    """A todo title: a string that is not empty once whitespace is stripped."""
+    title = get_field(payload, "title", is_string, "a string", required)
+    if title is None:
+        return None
+    title = title.strip()
+    if not title:
+        raise HTTPError(400, "'title' must not be empty")
+    return title
+
+
+_INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+def query_value(request: Request, name: str) -> Optional[str]:
+    values = request.query.get(name)
+    return values[0] if values else None
+
+
+def bearer_token(authorization: Optional[str]) -> Optional[str]:
+    """Extract the token from an `Authorization: Bearer <token>` header."""
+    if not authorization:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return token
+
+
+# ---------------------------------------------------------------------------
+# Routing
+# ---------------------------------------------------------------------------
+
+Handler = Callable[..., Response]
+
+
+class Router:
+    """Matches a path against regex patterns and calls the method's handler.
+
+    Answers 404 for unknown paths and 405 (with an Allow header) for a known
+    path with an unsupported method. Named groups in the pattern become
+    keyword arguments of the handler.
+    """
+
+    def __init__(self, routes: List[Tuple[str, Dict[str, Handler], bool]],
+                 authorize: Optional[Callable[[Request], None]] = None):
+        self._routes = [(re.compile(pattern), handlers, protected)
+                        for pattern, handlers, protected in routes]
+        self._authorize = authorize
+
+    def dispatch(self, request: Request) -> Response:
+        for pattern, handlers, protected in self._routes:
+            match = pattern.fullmatch(request.path)
+            if match is None:
+                continue
+            handler = handlers.get(request.method)
+            if handler is None:
+                allow = ", ".join(sorted(handlers))
+                return error_response(405, "method not allowed", [("Allow", allow)])
+            try:
+                if protected and self._authorize is not None:
+                    self._authorize(request)
+                return handler(request, **match.groupdict())
+            except HTTPError as error:
+                return error_response(error.status, error.message, error.headers)
+        return error_response(404, "not found")
+
+
+# ---------------------------------------------------------------------------
+# Faults
+# ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Fault:
+    """A misbehaviour injected for the next `count` matching requests.
+
+    Applied in this order: `delay` (abandoned if the client disconnects),
+    `body == "reset"` (abort the connection, nothing written), `status`
+    (replace the route's response with an injected error), then the body
+    modifiers "malformed", "empty" and "truncated" on whatever response
+    was produced.
+    """
+
+    path: str
+    method: Optional[str]  # None matches any method
+    count: int  # remaining uses; -1 means forever
+    status: Optional[int] = None
+    retry_after: Optional[str] = None
+    delay: Optional[float] = None
+    body: Optional[str] = None
+
+    @classmethod
+    def from_json(cls, payload: dict) -> "Fault":
+        path = get_field(payload, "path", is_string, "a string", required=True)
+        if not path.startswith("/"):
+            raise HTTPError(400, "'path' must start with '/'")
+
+        method = get_field(payload, "method", is_string, "a string")
+        if method is not None:
+            method = method.strip().upper()
+            if not method:
+                raise HTTPError(400, "'method' must not be empty")
+
+        count = get_field(payload, "count", is_integer, "an integer")
+        if count is None:
+            count = 1
+        elif count < 1 and count != -1:
+            raise HTTPError(400, "'count' must be positive, or -1 for forever")
+
+        status = get_field(payload, "status", is_integer, "an integer")
+        if status is not None and not 200 <= status <= 599:
+            raise HTTPError(400, "'status' must be between 200 and 599")
+
+        retry_after = get_field(payload, "retryAfter", is_string, "a string")
+        if retry_after is not None and ("\r" in retry_after or "\n" in retry_after):
+            raise HTTPError(400, "'retryAfter' must be a single-line header value")
+
+        delay = get_field(payload, "delay", is_non_negative_number, "a non-negative number")
+
+        body = get_field(payload, "body", is_string, "a string")
+        if body is not None and body not in BODY_MODIFIERS:
+            raise HTTPError(400, "'body' must be one of " + ", ".join(BODY_MODIFIERS))
+
+        return cls(path, method, count, status, retry_after, delay, body)
+
+    def matches(self, method: str, path: str) -> bool:
+        return self.path == path and (self.method is None or self.method == method)
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.path,
+            "method": self.method,
+            "count": self.count,
+            "status": self.status,
+            "retryAfter": self.retry_after,
+            "delay": self.delay,
+            "body": self.body,
+        }
+
+
+# ---------------------------------------------------------------------------
+# The API: shared state plus route handlers
+# ---------------------------------------------------------------------------
+
+
+class SampleAPI:
+    """All mutable state and the route handlers that use it.
+
+    Handler threads run concurrently, so every read or write of the state
+    happens while holding `self.lock`. The lock is never held while sleeping
+    or doing socket I/O.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self._restore_defaults()
+
+        self.api_router = Router(
+            [
+                (r"/todos", {"GET": self.list_todos, "POST": self.create_todo}, True),
+                (r"/todos/(?P<todo_id>[0-9]+)",
+                 {"GET": self.get_todo, "PATCH": self.update_todo,
+                  "DELETE": self.delete_todo}, True),
+                (r"/articles/today", {"GET": self.get_article}, False),
+                (r"/auth/login", {"POST": self.login}, False),
+                (r"/auth/refresh", {"POST": self.refresh}, False),
+            ],
+            authorize=self.authorize,
+        )
+        self.control_router = Router(
+            [
+                (r"/_control/reset", {"POST": self.reset}, False),
+                (r"/_control/config", {"GET": self.get_config, "POST": self.set_config}, False),
+                (r"/_control/faults", {"POST": self.add_fault, "DELETE": self.clear_faults}, False),
+                (r"/_control/counters", {"GET": self.get_counters}, False),
+            ]
+        )
+
+    def _restore_defaults(self) -> None:
+        """(Re)initialise all state. Callers hold the lock (or are __init__)."""
+        self.todos = seed_todos()
+        self.next_id = SEED_TODO_COUNT + 1
+        self.access_tokens: Dict[str, float] = {}  # token -> time.monotonic() expiry
+        self.refresh_tokens: set = set()
+        self.faults: List[Fault] = []
+        self.requests = 0
+        self.logins = 0
+        self.refreshes = 0
+        self.cancelled = 0
+        self.path_counts: Dict[str, int] = {}
+        self.token_lifetime: float = DEFAULT_TOKEN_LIFETIME
+        self.require_auth = DEFAULT_REQUIRE_AUTH
+
+    # -- bookkeeping called by the request handler ---------------------------
+
+    def begin_request(self, method: str, path: str) -> Optional[Fault]:
+        """Count a non-control request and consume the first matching fault.
+
+        Returns a snapshot of that fault, or None. Counting happens here, on
+        arrival, so faulted and cancelled requests are counted too.
+        """
+        with self.lock:
+            self.requests += 1
+            key = f"{method} {path}"
+            self.path_counts[key] = self.path_counts.get(key, 0) + 1
+            if method == "POST" and path == "/auth/login":
+                self.logins += 1
+            elif method == "POST" and path == "/auth/refresh":
+                self.refreshes += 1
+
+            for index, fault in enumerate(self.faults):
+                if fault.matches(method, path):
+                    snapshot = dataclasses.replace(fault)
+                    if fault.count != -1:
+                        fault.count -= 1
+                        if fault.count == 0:
+                            del self.faults[index]
+                    return snapshot
+            return None
+
+    def count_cancelled(self) -> None:
+        with self.lock:
+            self.cancelled += 1
+
+    def authorize(self, request: Request) -> None:
+        """Enforce bearer auth on protected routes when requireAuth is on."""
+        token = bearer_token(request.headers.get("Authorization"))
+        with self.lock:
+            if not self.require_auth:
+                return
+            expiry = self.access_tokens.get(token) if token else None
+        if token is None:
+            raise HTTPError(401, "unauthorized", [("WWW-Authenticate", "Bearer")])
+        # A lifetime of 0 yields expiry == issue time, i.e. already expired.
+        if expiry is None or time.monotonic() >= expiry:
+            raise HTTPError(401, "unauthorized",
+                            [("WWW-Authenticate", 'Bearer error="invalid_token"')])
+
+    # -- todos ----------------------------------------------------------------
+
+    def list_todos(self, request: Request) -> Response:
+        user_id = None
+        text = query_value(request, "userId")
+        if text is not None:
+            if not _INTEGER_TEXT.fullmatch(text):
+                raise HTTPError(400, "'userId' must be an integer")
+            user_id = int(text)
+
+        completed = None
+        text = query_value(request, "completed")
+        if text is not None:
+            if text not in ("true", "false"):
+                raise HTTPError(400, "'completed' must be true or false")
+            completed = text == "true"
+
+        with self.lock:
+            todos = [
+                todo for todo in sorted(self.todos.values(), key=lambda t: t["id"])
+                if (user_id is None or todo["userId"] == user_id)
+                and (completed is None or todo["completed"] == completed)
+            ]
+            return json_response(200, todos)
+
+    def get_todo(self, request: Request, todo_id: str) -> Response:
+        with self.lock:
+            todo = self.todos.get(int(todo_id))
+            if todo is None:
+                raise HTTPError(404, "not found")
+            return json_response(200, todo)
+
+    def create_todo(self, request: Request) -> Response:
+        payload = parse_json_object(request.body)
+        title = get_title(payload, required=True)
+        user_id = get_field(payload, "userId", is_integer, "an integer")
+        completed = get_field(payload, "completed", is_boolean, "a boolean")
+        with self.lock:
+            todo = {
+                "userId": 1 if user_id is None else user_id,
+                "id": self.next_id,
+                "title": title,
+                "completed": False if completed is None else completed,
+            }
+            self.todos[todo["id"]] = todo
+            self.next_id += 1
+            return json_response(201, todo)
+
+    def update_todo(self, request: Request, todo_id: str) -> Response:
+        with self.lock:
+            # An unknown id is reported before a bad body.
+            todo = self.todos.get(int(todo_id))
+            if todo is None:
+                raise HTTPError(404, "not found")
+            payload = parse_json_object(request.body)
+            # Validate every field before changing anything.
+            title = get_title(payload, required=False)
+            completed = get_field(payload, "completed", is_boolean, "a boolean")
+            user_id = get_field(payload, "userId", is_integer, "an integer")
+            if title is not None:
+                todo["title"] = title
+            if completed is not None:
+                todo["completed"] = completed
+            if user_id is not None:
+                todo["userId"] = user_id
+            return json_response(200, todo)
+
+    def delete_todo(self, request: Request, todo_id: str) -> Response:
+        with self.lock:
+            if self.todos.pop(int(todo_id), None) is None:
+                raise HTTPError(404, "not found")
+        return Response(204)
+
+    # -- article ----------------------------------------------------------------
+
+    def get_article(self, request: Request) -> Response:
+        return json_response(200, ARTICLE)
+
+    # -- auth -------------------------------------------------------------------
+
+    def _issue_tokens(self) -> dict:
+        """Create a fresh access/refresh token pair. Caller holds the lock."""
+        access_token = "at-" + secrets.token_hex(16)
+        refresh_token = "rt-" + secrets.token_hex(16)
+        self.access_tokens[access_token] = time.monotonic() + self.token_lifetime
+        self.refresh_tokens.add(refresh_token)
+        return {
+            "accessToken": access_token,
+            "refreshToken": refresh_token,
+            # Whole seconds, truncated: a 0.2 s test lifetime reports 0.
+            "expiresIn": int(self.token_lifetime),
+        }
+
+    def login(self, request: Request) -> Response:
+        payload = parse_json_object(request.body)
+        username = get_field(payload, "username", is_string, "a string", required=True)
+        password = get_field(payload, "password", is_string, "a string", required=True)
+        if username != USERNAME or password != PASSWORD:
+            raise HTTPError(401, "invalid credentials")
+        with self.lock:
+            return json_response(200, self._issue_tokens())
+
+    def refresh(self, request: Request) -> Response:
+        payload = parse_json_object(request.body)
+        token = get_field(payload, "refreshToken", is_string, "a string", required=True)
+        with self.lock:
+            if token not in self.refresh_tokens:
+                raise HTTPError(401, "invalid refresh token")
+            # Rotation: a refresh token works once. The old access token is
+            # left alone and stays valid until it expires.
+            self.refresh_tokens.discard(token)
+            return json_response(200, self._issue_tokens())
+
+    # -- control hooks ------------------------------------------------------------
+
+    def reset(self, request: Request) -> Response:
+        with self.lock:
+            self._restore_defaults()
+        return Response(204)
+
+    def _config_json(self) -> dict:
+        return {"tokenLifetime": self.token_lifetime, "requireAuth": self.require_auth}
+
+    def get_config(self, request: Request) -> Response:
+        with self.lock:
+            return json_response(200, self._config_json())
+
+    def set_config(self, request: Request) -> Response:
+        payload = parse_json_object(request.body)
+        lifetime = get_field(payload, "tokenLifetime", is_non_negative_number,
+                             "a non-negative number")
+        require_auth = get_field(payload, "requireAuth", is_boolean, "a boolean")
+        with self.lock:
+            if lifetime is not None:
+                self.token_lifetime = lifetime
+            if require_auth is not None:
+                self.require_auth = require_auth
+            return json_response(200, self._config_json())
+
+    def add_fault(self, request: Request) -> Response:
+        fault = Fault.from_json(parse_json_object(request.body))
+        with self.lock:
+            self.faults.append(fault)
+            return json_response(201, fault.to_json())
+
+    def clear_faults(self, request: Request) -> Response:
+        with self.lock:
+            self.faults.clear()
+        return Response(204)
+
+    def get_counters(self, request: Request) -> Response:
+        with self.lock:
+            return json_response(200, {
+                "requests": self.requests,
+                "logins": self.logins,
+                "refreshes": self.refreshes,
+                "cancelled": self.cancelled,
+                "paths": dict(self.path_counts),
+            })
+
+
+# ---------------------------------------------------------------------------
+# HTTP transport
+# ---------------------------------------------------------------------------
+
+
+class SampleRequestHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive
+    # A fully buffered wfile plus one flush per response. Writing headers and
+    # body separately would cost ~40 ms per keep-alive request (Nagle's
+    # algorithm waiting on the client's delayed ACK).
+    wbufsize = -1
+
+    server: "SampleServer"
+
+    def _handle(self) -> None:
+        path, _, query = self.path.partition("?")
+        try:
+            body = self._read_body()
+        except HTTPError as error:
+            # The stream position is unknown, so this connection is done.
+            self.close_connection = True
+            self._send(error_response(error.status, error.message))
+            return
+
+        request = Request(self.command, path, parse_qs(query, keep_blank_values=True),
+                          self.headers, body)
+        api = self.server.api
+
+        if path.startswith(CONTROL_PREFIX) or path == CONTROL_PREFIX.rstrip("/"):
+            self._send(api.control_router.dispatch(request))
+            return
+
+        fault = api.begin_request(self.command, path)
+        if fault is None:
+            self._send(api.api_router.dispatch(request))
+        else:
+            self._send_with_fault(request, fault)
+
+    # Every method goes through the router, so an unsupported method on a
+    # known path gets a 405 rather than the base class's 501.
+    do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _handle
+
+    def _read_body(self) -> bytes:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            raise HTTPError(411, "send request bodies with Content-Length")
+        length_text = self.headers.get("Content-Length")
+        if length_text is None:
+            return b""
+        if not re.fullmatch(r"[0-9]+", length_text.strip()):
+            raise HTTPError(400, "invalid Content-Length")
+        length = int(length_text)
+        body = self.rfile.read(length)
+        if len(body) < length:
+            raise HTTPError(400, "incomplete request body")
+        return body
+
+    def _send_with_fault(self, request: Request, fault: Fault) -> None:
+        api = self.server.api
+        if fault.delay and not self._wait_while_client_connected(fault.delay):
+            api.count_cancelled()
+            self.close_connection = True
+            self._log_outcome("cancelled by client during delay")
+            return
+
+        if fault.body == "reset":
+            self._reset_connection()
+            self._log_outcome("connection reset (fault)")
+            return
+
+        if fault.status is not None:
+            headers = [] if fault.retry_after is None else [("Retry-After", fault.retry_after)]
+            response = error_response(fault.status, "injected fault", headers)
+        else:
+            response = api.api_router.dispatch(request)
+
+        if fault.body == "malformed":
+            response.body = MALFORMED_BODY
+        elif fault.body == "empty":
+            response.body = b""
+        self._send(response, truncate=fault.body == "truncated")
+
+    def _wait_while_client_connected(self, seconds: float) -> bool:
+        """Sleep for `seconds`; return False early if the client hangs up.
+
+        A readable socket whose MSG_PEEK read returns b"" (orderly close) or
+        fails (reset) means the client is gone. Peeking leaves any real
+        bytes in place for the next request on this connection.
+        """
+        deadline = time.monotonic() + seconds
+        sock = self.connection
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return True
+            slice_seconds = min(remaining, DISCONNECT_POLL_SECONDS)
+            readable, _, _ = select.select([sock], [], [], slice_seconds)
+            if not readable:
+                continue
+            try:
+                if sock.recv(1, socket.MSG_PEEK) == b"":
+                    return False
+            except OSError:
+                return False
+            # The client pipelined more data; the socket stays readable, so
+            # sleep instead of spinning on select().
+            time.sleep(slice_seconds)
+
+    def _reset_connection(self) -> None:
+        """Abort the connection so the client sees ECONNRESET, not a clean EOF."""
+        # SO_LINGER on with a zero timeout makes close() send RST and drop
+        # anything unsent, instead of the usual FIN handshake.
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                   struct.pack("ii", 1, 0))
+        self.close_connection = True
+        # rfile and wfile hold references to the socket, so the descriptor is
+        # really closed (and the RST sent) by finish(), which closes them as
+        # soon as this handler returns. Closing them here would break the
+        # base class, which flushes wfile after every request.
+        self.connection.close()
+
+    def _send(self, response: Response, truncate: bool = False) -> None:
+        """Write the whole response with a single write and a single flush.
+
+        With `truncate`, the full Content-Length is declared but only the
+        first half of the body is sent before the connection is closed.
+        """
+        status = response.status
+        body = b"" if status in (204, 304) else response.body
+
+        lines = [
+            f"{self.protocol_version} {status} {self.responses.get(status, ('',))[0]}",
+            f"Date: {self.date_time_string()}",
+        ]
+        if response.content_type:
+            lines.append(f"Content-Type: {response.content_type}")
+        lines.append(f"Content-Length: {len(body)}")
+        lines.extend(f"{name}: {value}" for name, value in response.headers)
+        if self.close_connection:
+            lines.append("Connection: close")
+        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+        payload = b"" if self.command == "HEAD" else body
+        if truncate:
+            payload = payload[: len(payload) // 2]
+            self.close_connection = True
+        self.wfile.write(head + payload)
+        self.wfile.flush()
+        self._log_outcome(f"{status}{' (truncated)' if truncate else ''}")
+
+    def handle_expect_100(self) -> bool:
+        # The base class writes "100 Continue" without flushing; with a fully
+        # buffered wfile the client would wait for it in vain.
+        result = super().handle_expect_100()
+        self.wfile.flush()
+        return result
+
+    def _log_outcome(self, outcome: str) -> None:
+        # Method and path only: never headers (Authorization), query or body.
+        path = self.path.partition("?")[0]
+        self.log_message("%s %s -> %s", self.command, path, outcome)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        # The base class logs every request to stderr; stay quiet by default.
+        if self.server.verbose:
+            super().log_message(format, *args)
+
+
+class SampleServer(ThreadingHTTPServer):
+    daemon_threads = True  # idle keep-alive connections must not block exit
+    allow_reuse_address = True
+    request_queue_size = 128  # bursts of concurrent test connections
+
+    def __init__(self, address: Tuple[str, int], api: SampleAPI, verbose: bool = False):
+        self.api = api
+        self.verbose = verbose
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        super().__init__(address, SampleRequestHandler)
+
+    def server_bind(self) -> None:
+        # HTTPServer.server_bind() looks up the host's FQDN, which can stall
+        # on a slow resolver and is not needed here.
+        socketserver.TCPServer.server_bind(self)
+        self.server_name, self.server_port = self.server_address[:2]
+
+    def get_request(self) -> Tuple[socket.socket, Any]:
+        connection, address = super().get_request()
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return connection, address
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client going away mid-request is routine in these tests
+        # (timeouts, cancellation); only report real errors.
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError,
+                                          ConnectionAbortedError)):
+            return
+        super().handle_error(request, client_address)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server_address[:2]
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{port}"
+
+
+# ---------------------------------------------------------------------------
+# Process lifecycle
+# ---------------------------------------------------------------------------
+
+
+def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="JSON sample backend for integration tests.")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0,
+                        help="port to bind; 0 picks a free ephemeral port (default 0)")
+    parser.add_argument("--exit-on-stdin-eof", action="store_true",
+                        help="shut down when stdin reaches EOF (e.g. the parent test process died)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="log one line per request to stderr")
+    return parser.parse_args(argv)
+
+
+def watch_stdin(stop: Callable[[], None]) -> None:
+    """Block until stdin reaches EOF (or fails), then stop the server."""
+    try:
+        fd = sys.stdin.fileno()
+        while os.read(fd, 65536):
+            pass
+    except (AttributeError, OSError, ValueError):
+        pass  # no usable stdin: treat as EOF
+    stop()
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = parse_args(argv)
+    server = SampleServer((args.host, args.port), SampleAPI(), verbose=args.verbose)
+
+    stopping = threading.Event()
+
+    def stop() -> None:
+        # shutdown() blocks until serve_forever() returns. serve_forever()
+        # runs on the main thread, which is also where signal handlers run,
+        # so shutdown() must be called from another thread.
+        if not stopping.is_set():
+            stopping.set()
+            threading.Thread(target=server.shutdown, name="shutdown", daemon=True).start()
+
+    signal.signal(signal.SIGTERM, lambda signum, frame: stop())
+    signal.signal(signal.SIGINT, lambda signum, frame: stop())
+    # A parent may start us from a thread that blocks every signal (Foundation's
+    # Process does, from a dispatch worker), and the mask is inherited across
+    # exec. Unblock the two we handle, or SIGTERM would never arrive.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    if args.exit_on_stdin_eof:
+        threading.Thread(target=watch_stdin, args=(stop,), name="stdin-watch", daemon=True).start()
+
+    # The socket is already listening (bound in the constructor), so the URL
+    # is usable the moment the parent reads this line.
+    print(server.base_url, flush=True)
+    try:
+        server.serve_forever(poll_interval=0.1)
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
