@@ -1,5 +1,4 @@
 import DomainLayer
-import Synchronization
 import Testing
 
 @Suite("The async→stream helper")

@@ -1,6 +1,6 @@
 public import Foundation
+import SampleBackend
 public import Testing
-import Synchronization
 
 /// `scripts/sample_api.py` running as a child process on an ephemeral loopback port.
 ///
@@ -45,7 +45,8 @@ public final class LoopbackSampleAPI: Sendable {
   /// Starts a server and waits until it listens.
   public static func start() async throws -> LoopbackSampleAPI {
     guard let python = pythonPath else {
-      throw StartError(description: "python3 not found on PATH; it is required to run the loopback integration tests")
+      throw StartError(
+        description: "python3 not found on PATH; it is required to run the loopback integration tests")
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: python)
@@ -60,7 +61,8 @@ public final class LoopbackSampleAPI: Sendable {
     let firstLine = await readLine(from: stdout.fileHandleForReading)
     guard let firstLine, let url = URL(string: firstLine), url.port != nil else {
       process.terminate()
-      throw StartError(description: "sample_api.py did not print its URL (got \(firstLine.map { "\"\($0)\"" } ?? "EOF"))")
+      throw StartError(
+        description: "sample_api.py did not print its URL (got \(firstLine.map { "\"\($0)\"" } ?? "EOF"))")
     }
     return LoopbackSampleAPI(baseURL: url, process: ProcessBox(process), stdinPipe: stdin)
   }
@@ -122,10 +124,10 @@ public final class LoopbackSampleAPI: Sendable {
 
 /// `Process` is not `Sendable`; this box serialises every use of it behind a lock.
 private final class ProcessBox: Sendable {
-  private let process: Mutex<Process>
+  private let process: Locked<Process>
 
   init(_ process: Process) {
-    self.process = Mutex(process)
+    self.process = Locked(process)
   }
 
   func terminateAndWait() {

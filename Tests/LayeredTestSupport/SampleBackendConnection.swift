@@ -106,17 +106,20 @@ public struct SampleBackendConnection: Sendable {
       throw ControlError(description: "\(method) \(path): not an HTTP response")
     }
     var fields: [String: String] = [:]
-    for case let (name as String, value as String) in http.allHeaderFields {
+    for case (let name as String, let value as String) in http.allHeaderFields {
       fields[name.lowercased()] = value
     }
     return (http.statusCode, fields, data)
   }
 
-  private func control(_ method: String, _ hook: String, body: Data? = nil, expecting status: Int) async throws -> Data {
+  private func control(_ method: String, _ hook: String, body: Data? = nil, expecting status: Int)
+    async throws -> Data
+  {
     let response = try await raw(method, "/_control/\(hook)", body: body)
     guard response.status == status else {
       throw ControlError(
-        description: "\(method) /_control/\(hook) answered \(response.status): \(String(decoding: response.body, as: UTF8.self))"
+        description:
+          "\(method) /_control/\(hook) answered \(response.status): \(String(decoding: response.body, as: UTF8.self))"
       )
     }
     return response.body

@@ -1,4 +1,4 @@
-import Synchronization
+import SampleBackend
 
 /// Records every element of a stream, so a test can assert the whole sequence, not a sample.
 ///
@@ -8,11 +8,12 @@ public final class StreamRecorder<Element: Sendable>: Sendable {
   private struct Storage {
     var values: [Element] = []
     var isFinished = false
-    var waiters: [(condition: @Sendable ([Element]) -> Bool, continuation: CheckedContinuation<[Element], Never>)] = []
+    var waiters:
+      [(condition: @Sendable ([Element]) -> Bool, continuation: CheckedContinuation<[Element], Never>)] = []
   }
 
-  private let storage = Mutex(Storage())
-  private let task = Mutex<Task<Void, Never>?>(nil)
+  private let storage = Locked(Storage())
+  private let task = Locked<Task<Void, Never>?>(nil)
 
   /// Starts recording `stream`.
   public init(_ stream: AsyncStream<Element>) {

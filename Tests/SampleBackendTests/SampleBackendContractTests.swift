@@ -28,7 +28,9 @@ struct SampleBackendContractTests {
       let todos = try JSONDecoder().decode([WireTodo].self, from: response.body)
       #expect(todos.count == 200)
       #expect(todos.map(\.id) == Array(1...200))
-      #expect(Dictionary(grouping: todos, by: \.userId).mapValues(\.count) == Dictionary(uniqueKeysWithValues: (1...10).map { ($0, 20) }))
+      #expect(
+        Dictionary(grouping: todos, by: \.userId).mapValues(\.count)
+          == Dictionary(uniqueKeysWithValues: (1...10).map { ($0, 20) }))
       #expect(todos.allSatisfy { !$0.title.isEmpty })
     }
   }
@@ -37,7 +39,8 @@ struct SampleBackendContractTests {
   func faultsAndCounters(kind: SampleBackendKind) async throws {
     guard kind == .embedded || LoopbackSampleAPI.shouldRun else { return }
     try await kind.with { connection in
-      try await connection.inject(.init(path: "/todos", method: "GET", count: 2, status: 503, retryAfter: "2"))
+      try await connection.inject(
+        .init(path: "/todos", method: "GET", count: 2, status: 503, retryAfter: "2"))
       let first = try await connection.raw("GET", "/todos")
       let second = try await connection.raw("GET", "/todos")
       let third = try await connection.raw("GET", "/todos")
@@ -81,7 +84,8 @@ struct SampleBackendContractTests {
     )
     let tokens = login as? [String: Any]
     let refreshToken = tokens?["refreshToken"] as? String ?? ""
-    let refresh = try await script.exchange("POST", "/auth/refresh", json: #"{"refreshToken": "\#(refreshToken)"}"#)
+    let refresh = try await script.exchange(
+      "POST", "/auth/refresh", json: #"{"refreshToken": "\#(refreshToken)"}"#)
     try await script.exchange("POST", "/auth/refresh", json: #"{"refreshToken": "\#(refreshToken)"}"#)
     let accessToken = (refresh as? [String: Any])?["accessToken"] as? String ?? ""
 
@@ -110,7 +114,9 @@ struct SampleBackendContractTests {
     try await script.exchange("DELETE", "/todos/3")
 
     let counters = try await connection.counters()
-    return script.lines + ["counters: \(counters.requests) requests, \(counters.logins) logins, \(counters.refreshes) refreshes, paths \(counters.paths.sorted { $0.key < $1.key })"]
+    return script.lines + [
+      "counters: \(counters.requests) requests, \(counters.logins) logins, \(counters.refreshes) refreshes, paths \(counters.paths.sorted { $0.key < $1.key })"
+    ]
   }
 }
 

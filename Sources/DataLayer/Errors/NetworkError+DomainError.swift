@@ -1,7 +1,6 @@
 public import DomainLayer
-public import NetworkLayer
-
 import Foundation
+public import NetworkLayer
 
 extension NetworkError {
   /// The domain's view of this failure.

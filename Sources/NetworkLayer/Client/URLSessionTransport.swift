@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -55,7 +54,7 @@ private final class DataTaskHandle: Sendable {
     case cancelled
   }
 
-  private let state = Mutex(State.waiting)
+  private let state = Locked(State.waiting)
 
   func start(_ task: URLSessionDataTask) {
     let wasCancelled = state.withLock { state in

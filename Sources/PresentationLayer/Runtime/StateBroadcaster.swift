@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Holds a current value and multicasts it to any number of observers.
 ///
 /// Plain `AsyncStream` is single-consumer: two loops over one stream split its values between
@@ -14,11 +12,11 @@ public final class StateBroadcaster<Value: Sendable>: Sendable {
     var isFinished = false
   }
 
-  private let storage: Mutex<Storage>
+  private let storage: Locked<Storage>
 
   /// Creates a broadcaster whose current value is `initial`.
   public init(_ initial: Value) {
-    storage = Mutex(Storage(value: initial))
+    storage = Locked(Storage(value: initial))
   }
 
   /// The current value.

@@ -1,5 +1,4 @@
 public import DomainLayer
-import Synchronization
 
 /// The todo-list screen's logic: actions in, states out.
 ///
@@ -35,7 +34,7 @@ public final class TodoListViewModel: Sendable {
 
   private let loadTodos: any LoadTodosUseCase
   private let broadcaster = StateBroadcaster(TodoListState.idle)
-  private let work = Mutex(Work())
+  private let work = Locked(Work())
 
   /// Creates the view model on top of the use case that loads todos.
   public init(loadTodos: any LoadTodosUseCase) {

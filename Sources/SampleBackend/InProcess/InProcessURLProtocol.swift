@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   public import FoundationNetworking
@@ -38,8 +37,8 @@ public final class InProcessURLProtocol: URLProtocol {
     }
   }
 
-  private static let handlers = Mutex([String: any InProcessHandler]())
-  private let loading = Mutex<Task<Void, Never>?>(nil)
+  private static let handlers = Locked([String: any InProcessHandler]())
+  private let loading = Locked<Task<Void, Never>?>(nil)
 
   /// Routes requests for a new, unique host to `handler`.
   public static func mount(_ handler: any InProcessHandler) -> Mount {
@@ -108,7 +107,8 @@ public final class InProcessURLProtocol: URLProtocol {
   private static func head(of response: InProcessResponse, url: URL) -> HTTPURLResponse? {
     var headers = response.headers
     headers["Content-Length"] = String(response.body.count)
-    return HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: headers)
+    return HTTPURLResponse(
+      url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: headers)
   }
 
   private static func parse(_ request: URLRequest, url: URL) -> InProcessRequest {

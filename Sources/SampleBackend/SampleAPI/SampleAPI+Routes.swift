@@ -85,7 +85,9 @@ extension SampleAPI {
     let input: (title: String, userId: Int?, completed: Bool?)
     do throws(JSONObjectReader.Rejection) {
       let body = try JSONObjectReader(request.body)
-      input = (try body.title(required: true) ?? "", try body.integer("userId"), try body.boolean("completed"))
+      input = (
+        try body.title(required: true) ?? "", try body.integer("userId"), try body.boolean("completed")
+      )
     } catch {
       return .error(error.status, error.message)
     }
@@ -105,7 +107,8 @@ extension SampleAPI {
 
   private func todo(_ request: InProcessRequest, idText: String) -> InProcessResponse {
     guard idText.allSatisfy(\.isASCII) && idText.allSatisfy(\.isNumber), let id = Int(idText),
-      let existing = state.withLock({ $0.todos[id] }) else {
+      let existing = state.withLock({ $0.todos[id] })
+    else {
       return .error(404, "not found")
     }
     switch request.method {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The sample backend's contract, implemented in process.
 ///
@@ -11,7 +10,7 @@ import Synchronization
 /// Every instance has its own state (todos, tokens, faults, counters), so tests can each use
 /// one without seeing each other.
 public final class SampleAPI: InProcessHandler {
-  let state = Mutex(SampleAPIState())
+  let state = Locked(SampleAPIState())
 
   /// Creates an API holding the seed data.
   public init() {}
