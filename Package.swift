@@ -70,7 +70,7 @@ let package = Package(
     ),
     .testTarget(
       name: "PresentationLayerTests",
-      dependencies: ["PresentationLayer", "DomainLayer"],
+      dependencies: ["PresentationLayer", "DomainLayer", "LayeredTestSupport", "SampleBackend"],
       swiftSettings: strictSettings
     ),
     .testTarget(

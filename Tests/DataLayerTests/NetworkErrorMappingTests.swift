@@ -1,0 +1,42 @@
+import DataLayer
+import DomainLayer
+import Foundation
+import NetworkLayer
+import Testing
+
+@Suite("NetworkError to DomainError")
+struct NetworkErrorMappingTests {
+  @Test(
+    "each network failure becomes the domain error a screen can act on",
+    arguments: [
+      (NetworkError.cancelled, DomainError.cancelled),
+      (.badStatus(code: 404, bodyExcerpt: nil), .notFound),
+      (.badStatus(code: 500, bodyExcerpt: "boom"), .server(status: 500)),
+      (.badStatus(code: 503, bodyExcerpt: nil), .server(status: 503)),
+      (.transport(code: URLError.Code.timedOut.rawValue), .timeout),
+      (.transport(code: URLError.Code.notConnectedToInternet.rawValue), .offline),
+      (.transport(code: URLError.Code.cannotConnectToHost.rawValue), .offline),
+      (.transport(code: URLError.Code.networkConnectionLost.rawValue), .offline),
+      (.transport(code: URLError.Code.cancelled.rawValue), .cancelled),
+    ]
+  )
+  func mapping(network: NetworkError, domain: DomainError) {
+    #expect(network.domainError == domain)
+  }
+
+  @Test(
+    "responses the app cannot read become invalid data",
+    arguments: [
+      NetworkError.noData,
+      .decodingFailed(path: "[0].title", reason: "expected String"),
+      .unacceptableContentType(received: "text/html", accepted: "application/json"),
+      .invalidResponse,
+    ]
+  )
+  func unreadable(network: NetworkError) {
+    guard case .invalidData = network.domainError else {
+      Issue.record("\(network) should be invalid data")
+      return
+    }
+  }
+}

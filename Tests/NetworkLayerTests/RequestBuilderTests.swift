@@ -1,0 +1,104 @@
+import Foundation
+import NetworkLayer
+import Testing
+
+@Suite("Building requests")
+struct RequestBuilderTests {
+  private func url(base: String, path: [String], query: [URLQueryItem] = []) throws -> String {
+    let builder = RequestBuilder(baseURL: try #require(URL(string: base)))
+    let endpoint = Endpoint<[Int]>(path: path, query: query)
+    return try #require(try builder.makeRequest(for: endpoint).url?.absoluteString)
+  }
+
+  @Test(
+    "the base URL's own path is kept, with exactly one slash between parts",
+    arguments: [
+      ("https://api.example.com", ["todos"], "https://api.example.com/todos"),
+      ("https://api.example.com/", ["todos"], "https://api.example.com/todos"),
+      ("https://api.example.com/v1", ["todos"], "https://api.example.com/v1/todos"),
+      ("https://api.example.com/v1/", ["todos", "7"], "https://api.example.com/v1/todos/7"),
+      ("https://api.example.com/v1//", ["todos"], "https://api.example.com/v1/todos"),
+      ("http://127.0.0.1:8080/api", [], "http://127.0.0.1:8080/api"),
+      ("http://127.0.0.1:8080", [], "http://127.0.0.1:8080/"),
+    ]
+  )
+  func joining(base: String, path: [String], expected: String) throws {
+    #expect(try url(base: base, path: path) == expected)
+  }
+
+  @Test(
+    "a path value is one segment, so it cannot change the route",
+    arguments: [
+      ("../admin", "https://h.example/v1/todos/..%2Fadmin"),
+      ("a/b", "https://h.example/v1/todos/a%2Fb"),
+      ("?x=1", "https://h.example/v1/todos/%3Fx%3D1"),
+      ("#frag", "https://h.example/v1/todos/%23frag"),
+      ("with space", "https://h.example/v1/todos/with%20space"),
+      ("..", "https://h.example/v1/todos/.."),
+    ]
+  )
+  func pathSegments(value: String, expected: String) throws {
+    #expect(try url(base: "https://h.example/v1", path: ["todos", value]) == expected)
+  }
+
+  @Test(
+    "query names and values round-trip exactly, reserved characters included",
+    arguments: [
+      "a+b", "a&b=c", "100%", "#tag", "why?", "two words", "crème brûlée", "日本", "emoji 🚀", "/slash",
+    ]
+  )
+  func queryRoundTrip(value: String) throws {
+    let text = try url(
+      base: "https://h.example", path: ["search"], query: [URLQueryItem(name: "q&", value: value)])
+    let components = try #require(URLComponents(string: text))
+    #expect(components.queryItems == [URLQueryItem(name: "q&", value: value)])
+    #expect(
+      !(components.percentEncodedQuery ?? "").contains("+"),
+      "a literal + would be read as a space by many servers")
+  }
+
+  @Test(
+    "a base URL that is not absolute http(s) is an invalid URL",
+    arguments: ["ftp://h.example", "/relative", "mailto:a@b.c"])
+  func invalidBase(base: String) throws {
+    let builder = RequestBuilder(baseURL: try #require(URL(string: base)))
+    #expect(throws: NetworkError.self) { try builder.makeRequest(for: Endpoint<[Int]>(path: ["todos"])) }
+  }
+
+  @Test("an empty path segment is an invalid URL rather than a silent double slash")
+  func emptySegment() throws {
+    let builder = RequestBuilder(baseURL: try #require(URL(string: "https://h.example")))
+    #expect(throws: NetworkError.invalidURL("empty path segment")) {
+      try builder.makeRequest(for: Endpoint<[Int]>(path: ["todos", ""]))
+    }
+  }
+
+  @Test(
+    "a header that could split the header block is rejected before sending",
+    arguments: [
+      ("X-Note", "a\r\nInjected: yes"), ("X-Note", "a\nb"), ("X-Note", "a\rb"), ("Bad Name", "v"),
+      ("X:Y", "v"),
+    ]
+  )
+  func headerInjection(name: String, value: String) throws {
+    let builder = RequestBuilder(baseURL: try #require(URL(string: "https://h.example")))
+    let endpoint = Endpoint<[Int]>(path: ["todos"], headers: [name: value])
+    #expect {
+      try builder.makeRequest(for: endpoint)
+    } throws: { error in
+      guard case .invalidRequest(let detail) = error as? NetworkError else { return false }
+      return !detail.contains("Injected")
+    }
+  }
+
+  @Test("method, Accept and a JSON body's Content-Type are set from the endpoint")
+  func headersAndBody() throws {
+    let builder = RequestBuilder(baseURL: try #require(URL(string: "https://h.example")))
+    let body = Data(#"{"title":"x"}"#.utf8)
+    let request = try builder.makeRequest(for: Endpoint<[Int]>(method: .post, path: ["todos"], body: body))
+    #expect(request.httpMethod == "POST")
+    #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
+    #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    #expect(request.httpBody == body)
+  }
+}
