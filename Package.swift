@@ -60,7 +60,7 @@ let package = Package(
     ),
     .testTarget(
       name: "NetworkLayerTests",
-      dependencies: ["NetworkLayer", "LayeredTestSupport"],
+      dependencies: ["NetworkLayer", "LayeredTestSupport", "SampleBackend"],
       swiftSettings: strictSettings
     ),
     .testTarget(

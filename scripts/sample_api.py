@@ -299,6 +299,7 @@ class Fault:
     retry_after: Optional[str] = None
     delay: Optional[float] = None
     body: Optional[str] = None
+    location: Optional[str] = None  # sent as a Location header with `status` (redirect tests)
 
     @classmethod
     def from_json(cls, payload: dict) -> "Fault":
@@ -332,7 +333,11 @@ class Fault:
         if body is not None and body not in BODY_MODIFIERS:
             raise HTTPError(400, "'body' must be one of " + ", ".join(BODY_MODIFIERS))
 
-        return cls(path, method, count, status, retry_after, delay, body)
+        location = get_field(payload, "location", is_string, "a string")
+        if location is not None and ("\r" in location or "\n" in location):
+            raise HTTPError(400, "'location' must be a single-line header value")
+
+        return cls(path, method, count, status, retry_after, delay, body, location)
 
     def matches(self, method: str, path: str) -> bool:
         return self.path == path and (self.method is None or self.method == method)
@@ -346,6 +351,7 @@ class Fault:
             "retryAfter": self.retry_after,
             "delay": self.delay,
             "body": self.body,
+            "location": self.location,
         }
 
 
@@ -398,13 +404,14 @@ class SampleAPI:
         self.logins = 0
         self.refreshes = 0
         self.cancelled = 0
+        self.authorized = 0  # requests that carried an Authorization header
         self.path_counts: Dict[str, int] = {}
         self.token_lifetime: float = DEFAULT_TOKEN_LIFETIME
         self.require_auth = DEFAULT_REQUIRE_AUTH
 
     # -- bookkeeping called by the request handler ---------------------------
 
-    def begin_request(self, method: str, path: str) -> Optional[Fault]:
+    def begin_request(self, method: str, path: str, has_authorization: bool) -> Optional[Fault]:
         """Count a non-control request and consume the first matching fault.
 
         Returns a snapshot of that fault, or None. Counting happens here, on
@@ -412,6 +419,8 @@ class SampleAPI:
         """
         with self.lock:
             self.requests += 1
+            if has_authorization:
+                self.authorized += 1
             key = f"{method} {path}"
             self.path_counts[key] = self.path_counts.get(key, 0) + 1
             if method == "POST" and path == "/auth/login":
@@ -604,6 +613,7 @@ class SampleAPI:
                 "logins": self.logins,
                 "refreshes": self.refreshes,
                 "cancelled": self.cancelled,
+                "authorized": self.authorized,
                 "paths": dict(self.path_counts),
             })
 
@@ -640,7 +650,7 @@ class SampleRequestHandler(BaseHTTPRequestHandler):
             self._send(api.control_router.dispatch(request))
             return
 
-        fault = api.begin_request(self.command, path)
+        fault = api.begin_request(self.command, path, "Authorization" in self.headers)
         if fault is None:
             self._send(api.api_router.dispatch(request))
         else:
@@ -679,6 +689,8 @@ class SampleRequestHandler(BaseHTTPRequestHandler):
 
         if fault.status is not None:
             headers = [] if fault.retry_after is None else [("Retry-After", fault.retry_after)]
+            if fault.location is not None:
+                headers.append(("Location", fault.location))
             response = error_response(fault.status, "injected fault", headers)
         else:
             response = api.api_router.dispatch(request)

@@ -22,6 +22,7 @@ public struct SampleBackendConnection: Sendable {
     public var retryAfter: String?
     public var delay: Double?
     public var body: Body?
+    public var location: String?
 
     public init(
       path: String,
@@ -30,7 +31,8 @@ public struct SampleBackendConnection: Sendable {
       status: Int? = nil,
       retryAfter: String? = nil,
       delay: Double? = nil,
-      body: Body? = nil
+      body: Body? = nil,
+      location: String? = nil
     ) {
       self.path = path
       self.method = method
@@ -39,6 +41,7 @@ public struct SampleBackendConnection: Sendable {
       self.retryAfter = retryAfter
       self.delay = delay
       self.body = body
+      self.location = location
     }
   }
 
@@ -48,12 +51,18 @@ public struct SampleBackendConnection: Sendable {
     public var logins: Int
     public var refreshes: Int
     public var cancelled: Int
+    /// Requests that carried an `Authorization` header.
+    public var authorized: Int
     public var paths: [String: Int]
   }
 
   /// A control call got an unexpected answer.
   public struct ControlError: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+      self.description = description
+    }
   }
 
   /// The backend's base URL.

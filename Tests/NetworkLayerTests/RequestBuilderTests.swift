@@ -95,7 +95,9 @@ struct RequestBuilderTests {
   func headersAndBody() throws {
     let builder = RequestBuilder(baseURL: try #require(URL(string: "https://h.example")))
     let body = Data(#"{"title":"x"}"#.utf8)
-    let request = try builder.makeRequest(for: Endpoint<[Int]>(method: .post, path: ["todos"], body: body))
+    let request = try builder.makeRequest(
+      for: Endpoint<[Int]>(method: .post, path: ["todos"], body: .data(body, contentType: "application/json"))
+    )
     #expect(request.httpMethod == "POST")
     #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
     #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")

@@ -108,12 +108,13 @@ struct SampleBackendContractTests {
     try await connection.inject(.init(path: "/articles/today", status: 429, retryAfter: "7"))
     try await script.exchange("GET", "/articles/today")
     try await script.exchange("GET", "/articles/today")
+    try await script.exchange("GET", "/todos/4", headers: ["Authorization": "Bearer at-unknown"])
     try await connection.inject(.init(path: "/todos/3", method: "DELETE", body: .malformed))
     try await script.exchange("DELETE", "/todos/3")
 
     let counters = try await connection.counters()
     return script.lines + [
-      "counters: \(counters.requests) requests, \(counters.logins) logins, \(counters.refreshes) refreshes, paths \(counters.paths.sorted { $0.key < $1.key })"
+      "counters: \(counters.requests) requests, \(counters.logins) logins, \(counters.refreshes) refreshes, \(counters.authorized) authorized, paths \(counters.paths.sorted { $0.key < $1.key })"
     ]
   }
 }

@@ -11,6 +11,10 @@ extension NetworkError {
     switch self {
     case .cancelled:
       return .cancelled
+    case .timeout:
+      return .timeout
+    case .unauthorized, .refreshFailed, .excessiveRefresh, .badStatus(401, _):
+      return .sessionExpired
     case .badStatus(404, _), .badStatus(410, _):
       return .notFound
     case .badStatus(let code, _) where code >= 500:

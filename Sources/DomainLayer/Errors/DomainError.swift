@@ -18,6 +18,8 @@ public enum DomainError: Error, Sendable, Hashable {
   /// The server answered with something that is not a valid value of the expected kind.
   /// `reason` is for developers (logs, tests); it is never shown to a person as is.
   case invalidData(reason: String)
+  /// The user's session has ended (it expired and could not be renewed); they must sign in again.
+  case sessionExpired
   /// The work was cancelled because nobody is waiting for it any more.
   case cancelled
   /// Anything the cases above do not describe. `reason` is for developers.
@@ -36,6 +38,8 @@ public enum DomainError: Error, Sendable, Hashable {
       "The server had a problem. Please try again in a moment."
     case .invalidData:
       "The server sent something this app could not read."
+    case .sessionExpired:
+      "Your session has ended. Please sign in again."
     case .cancelled:
       "The request was cancelled."
     case .unexpected:
@@ -47,7 +51,7 @@ public enum DomainError: Error, Sendable, Hashable {
   public var isRetryable: Bool {
     switch self {
     case .offline, .timeout, .server, .unexpected: true
-    case .notFound, .invalidData, .cancelled: false
+    case .notFound, .invalidData, .sessionExpired, .cancelled: false
     }
   }
 }
@@ -70,6 +74,7 @@ extension DomainError: CustomStringConvertible {
     case .notFound: "notFound"
     case .server: "server"
     case .invalidData: "invalidData"
+    case .sessionExpired: "sessionExpired"
     case .cancelled: "cancelled"
     case .unexpected: "unexpected"
     }

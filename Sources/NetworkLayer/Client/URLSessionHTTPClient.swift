@@ -6,24 +6,260 @@ public import Foundation
 
 /// An ``HTTPClient`` that sends requests with `URLSession`.
 ///
-/// One request goes through: build (``RequestBuilder``) → send (``URLSessionTransport``) →
-/// validate status and content type → decode with the endpoint's decoder. Every failure on the
-/// way is a ``NetworkError``.
+/// Every call runs one pipeline: build the request (``RequestBuilder``) → let each interceptor
+/// adapt it → send it (``URLSessionTransport``) → validate status, content type and emptiness →
+/// decode. When an attempt fails, the interceptors decide, in order, whether to retry now, retry
+/// after a delay, give up, or fail with an error of their own (see ``RequestInterceptor``).
+///
+/// Guarantees:
+/// - every failure is a ``NetworkError``, thrown with typed throws;
+/// - the whole call, retries and waits included, ends within the endpoint's deadline (or the
+///   client's default) with ``NetworkError/timeout``. The client keeps this deadline itself:
+///   swift-corelibs-foundation truncates `URLRequest.timeoutInterval` to whole seconds, so 0.5 s
+///   there means "time out at once";
+/// - cancelling the calling task cancels the request in flight or the pending retry, and the
+///   call ends with ``NetworkError/cancelled``;
+/// - credentials are only sent to the base URL's origin, also when the server redirects;
+/// - monitors see every attempt, retry and outcome, with credentials already redacted.
 public struct URLSessionHTTPClient: HTTPClient {
+  private let baseURL: URL
   private let builder: RequestBuilder
   private let transport: URLSessionTransport
+  private let interceptors: [any RequestInterceptor]
+  private let monitors: [any NetworkEventMonitor]
+  private let defaultDeadline: Duration
+  private let clock: any Clock<Duration>
   private let validator = ResponseValidator()
 
-  /// Creates a client for the API at `baseURL`, sending through `session`.
-  public init(baseURL: URL, session: URLSession) {
+  /// Creates a client for the API at `baseURL`.
+  ///
+  /// - Parameters:
+  ///   - session: the session that carries the requests.
+  ///   - interceptors: the chain that adapts requests and decides retries, in order.
+  ///   - monitors: receivers of ``NetworkEvent``s.
+  ///   - defaultDeadline: the deadline of endpoints that do not set their own.
+  ///   - clock: the clock for deadlines and retry waits; tests pass a manual one.
+  public init(
+    baseURL: URL,
+    session: URLSession,
+    interceptors: [any RequestInterceptor] = [],
+    monitors: [any NetworkEventMonitor] = [],
+    defaultDeadline: Duration = .seconds(60),
+    clock: any Clock<Duration> = ContinuousClock()
+  ) {
+    self.baseURL = baseURL
     self.builder = RequestBuilder(baseURL: baseURL)
-    self.transport = URLSessionTransport(session: session)
+    self.transport = URLSessionTransport(session: session, credentialOrigin: Origin(baseURL))
+    self.interceptors = interceptors
+    self.monitors = monitors
+    self.defaultDeadline = defaultDeadline
+    self.clock = clock
   }
 
   public func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
-    let request = try builder.makeRequest(for: endpoint)
-    let (body, response) = try await transport.send(request)
+    let call = Call(id: CallCounter.next(), started: ContinuousClock.now)
+    let deadline = endpoint.deadline ?? defaultDeadline
+    let result = await withDeadline(deadline) { () async throws(NetworkError) -> Response in
+      try await self.perform(endpoint, call: call, deadline: deadline)
+    }
+    switch result {
+    case .success(let value):
+      report(.succeeded(call.summary ?? call.placeholder(endpoint), duration: call.elapsed))
+      return value
+    case .failure(let error):
+      report(.failed(call.summary ?? call.placeholder(endpoint), error, duration: call.elapsed))
+      throw error
+    }
+  }
+
+  /// Runs attempts until one succeeds or the interceptors stop retrying.
+  private func perform<Response>(
+    _ endpoint: Endpoint<Response>,
+    call: Call,
+    deadline: Duration
+  ) async throws(NetworkError) -> Response {
+    var failures: [NetworkError] = []
+    var attempt = 1
+    while true {
+      if Task.isCancelled { throw .cancelled }
+      let context = context(for: endpoint, attempt: attempt, failures: failures)
+      var request = try builder.makeRequest(for: endpoint)
+      request.timeoutInterval = Self.transportTimeout(for: deadline)
+      for interceptor in interceptors {
+        request = try await interceptor.adapt(request, context: context)
+      }
+
+      let summary = RequestSummary(callID: call.id, attempt: attempt, request: request)
+      call.summary = summary
+      report(.requestStarted(summary))
+      let sentAt = ContinuousClock.now
+      let failure: AttemptFailure
+      do throws(NetworkError) {
+        let (body, response) = try await transport.send(request)
+        report(
+          .responseReceived(
+            summary,
+            status: response.statusCode,
+            bodyByteCount: body.count,
+            duration: ContinuousClock.now - sentAt
+          )
+        )
+        do throws(NetworkError) {
+          return try decode(body, response: response, for: endpoint)
+        } catch {
+          failure = AttemptFailure(error: error, request: request, response: response)
+        }
+      } catch {
+        failure = AttemptFailure(error: error, request: request, response: nil)
+      }
+
+      if failure.error == .cancelled || Task.isCancelled { throw .cancelled }
+      failures.append(failure.error)
+      let decision = await decideRetry(
+        after: failure,
+        context: self.context(for: endpoint, attempt: attempt, failures: failures)
+      )
+      switch decision {
+      case .doNotRetry:
+        throw failure.error
+      case .fail(let error):
+        throw error
+      case .retryNow:
+        report(.retrying(summary, reason: failure.error, delay: .zero))
+      case .retry(let delay):
+        report(.retrying(summary, reason: failure.error, delay: delay))
+        do {
+          try await clock.sleep(for: delay)
+        } catch {
+          throw .cancelled
+        }
+      }
+      attempt += 1
+      // A guard against an interceptor that says "retry" forever; real policies stop far earlier.
+      if attempt > Self.attemptLimit { throw failure.error }
+    }
+  }
+
+  private func decideRetry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {
+    for interceptor in interceptors {
+      let decision = await interceptor.retry(after: failure, context: context)
+      if decision != .doNotRetry { return decision }
+    }
+    return .doNotRetry
+  }
+
+  private func decode<Response>(
+    _ body: Data,
+    response: HTTPURLResponse,
+    for endpoint: Endpoint<Response>
+  ) throws(NetworkError) -> Response {
     try validator.validate(response, body: body, for: endpoint)
-    return try endpoint.decode(body)
+    guard body.isEmpty || !endpoint.expectsContent else { return try endpoint.decode(body) }
+    let emptyIsNormal =
+      !endpoint.expectsContent || [204, 205].contains(response.statusCode) || endpoint.method == .head
+    guard emptyIsNormal, let value = endpoint.emptyResponseValue else { throw .noData }
+    return value
+  }
+
+  private func context<Response>(
+    for endpoint: Endpoint<Response>,
+    attempt: Int,
+    failures: [NetworkError]
+  ) -> RequestContext {
+    RequestContext(
+      baseURL: baseURL,
+      method: endpoint.method,
+      path: endpoint.path,
+      requiresAuthentication: endpoint.requiresAuthentication,
+      isIdempotent: endpoint.isIdempotent,
+      attempt: attempt,
+      failures: failures
+    )
+  }
+
+  /// Races `work` against the deadline on the client's clock.
+  private func withDeadline<Value: Sendable>(
+    _ deadline: Duration,
+    _ work: @escaping @Sendable () async throws(NetworkError) -> Value
+  ) async -> Result<Value, NetworkError> {
+    let clock = self.clock
+    return await withTaskGroup(of: Result<Value, NetworkError>?.self) { group in
+      group.addTask {
+        do throws(NetworkError) {
+          return .success(try await work())
+        } catch {
+          return .failure(error)
+        }
+      }
+      group.addTask {
+        do {
+          try await clock.sleep(for: deadline)
+        } catch {
+          return nil
+        }
+        return .failure(.timeout)
+      }
+      var outcome: Result<Value, NetworkError> = .failure(.cancelled)
+      while let next = await group.next() {
+        guard let result = next else { continue }
+        outcome = result
+        break
+      }
+      group.cancelAll()
+      // The caller's cancellation wins over whatever the cancelled work reported.
+      if Task.isCancelled, case .failure = outcome { return .failure(.cancelled) }
+      return outcome
+    }
+  }
+
+  private func report(_ event: NetworkEvent) {
+    for monitor in monitors { monitor.record(event) }
+  }
+
+  /// Foundation's own timeout, set well past the client's deadline so that only the client's
+  /// deadline ever fires: the toolchain truncates sub-second values, and 0 means "at once".
+  private static func transportTimeout(for deadline: Duration) -> TimeInterval {
+    let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
+    return max(1, seconds.rounded(.up) + 1)
+  }
+
+  private static let attemptLimit = 100
+}
+
+extension URLSessionHTTPClient {
+  /// Bookkeeping for one call: its number, when it started, and the latest attempt's summary.
+  private final class Call: Sendable {
+    let id: Int
+    let started: ContinuousClock.Instant
+    private let latest = Locked<RequestSummary?>(nil)
+
+    init(id: Int, started: ContinuousClock.Instant) {
+      self.id = id
+      self.started = started
+    }
+
+    var summary: RequestSummary? {
+      get { latest.withLock { $0 } }
+      set { latest.withLock { $0 = newValue } }
+    }
+
+    var elapsed: Duration { ContinuousClock.now - started }
+
+    /// A summary for a call that failed before its first attempt was built.
+    func placeholder<Response>(_ endpoint: Endpoint<Response>) -> RequestSummary {
+      RequestSummary(callID: id, attempt: 0, method: endpoint.method.rawValue, path: endpoint.path)
+    }
+  }
+
+  /// Numbers calls so that every attempt of one call can be grouped in logs.
+  private enum CallCounter {
+    private static let counter = Locked(0)
+
+    static func next() -> Int {
+      counter.withLock { value in
+        value += 1
+        return value
+      }
+    }
   }
 }

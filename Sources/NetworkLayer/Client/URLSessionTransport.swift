@@ -11,8 +11,12 @@ import Foundation
 /// queue. Cancelling it on the calling queue from inside the cancellation handler can deadlock
 /// on swift-corelibs-foundation (issue 5412). Cancellation surfaces from Foundation either as
 /// `CancellationError` or as `URLError(.cancelled)`; both become ``NetworkError/cancelled``.
+///
+/// Each task gets a delegate that strips `Authorization` from a redirect to another origin, so a
+/// server cannot bounce a request, and the user's token with it, to a host of its choosing.
 struct URLSessionTransport: Sendable {
   let session: URLSession
+  let credentialOrigin: Origin
 
   func send(_ request: URLRequest) async throws(NetworkError) -> (Data, HTTPURLResponse) {
     let handle = DataTaskHandle()
@@ -27,6 +31,7 @@ struct URLSessionTransport: Sendable {
             continuation.resume(returning: .failure(URLError(.badServerResponse)))
           }
         }
+        task.delegate = RedirectGuard(credentialOrigin: credentialOrigin)
         handle.start(task)
       }
     } onCancel: {
@@ -77,5 +82,30 @@ private final class DataTaskHandle: Sendable {
 
   private static func cancelOffQueue(_ task: URLSessionDataTask) {
     DispatchQueue.global().async { task.cancel() }
+  }
+}
+
+/// Drops credentials from redirects that leave the API's origin.
+private final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
+  private let credentialOrigin: Origin
+
+  init(credentialOrigin: Origin) {
+    self.credentialOrigin = credentialOrigin
+  }
+
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest,
+    completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    guard !credentialOrigin.contains(request.url) else {
+      completionHandler(request)
+      return
+    }
+    var stripped = request
+    stripped.setValue(nil, forHTTPHeaderField: "Authorization")
+    completionHandler(stripped)
   }
 }

@@ -13,15 +13,29 @@ public struct Endpoint<Response: Sendable>: Sendable {
   public var path: [String]
   /// Query items, percent-encoded when the request is built.
   public var query: [URLQueryItem]
-  /// Extra request headers.
+  /// Extra request headers. A value containing CR, LF or NUL fails the request before it is sent.
   public var headers: [String: String]
-  /// The request body, already encoded.
-  public var body: Data?
+  /// The request body and its content type.
+  public var body: HTTPBody?
   /// The `Accept` header value, which is also what the response's `Content-Type` must match.
   public var accept: String
   /// Status codes that count as success. Anything else fails with ``NetworkError/badStatus(code:bodyExcerpt:)``.
   public var acceptableStatusCodes: Range<Int>
-  /// Turns a successful response body into `Response`.
+  /// Whether the request carries the user's credentials (see ``AuthInterceptor``).
+  public var requiresAuthentication: Bool
+  /// Whether sending the request twice has the same effect as sending it once. Only idempotent
+  /// requests are retried after a failure that may have reached the server. Defaults to the
+  /// method's own idempotency; set it to `true` to opt a `POST` in (with an idempotency key, say).
+  public var isIdempotent: Bool
+  /// How long the whole call may take, retries included; `nil` uses the client's default.
+  public var deadline: Duration?
+  /// The value to return when a successful response has no body (204, 205, `HEAD`), or `nil`
+  /// if this endpoint needs a body, in which case an empty one fails with ``NetworkError/noData``.
+  public var emptyResponseValue: Response?
+  /// Whether a successful response must have a body. `false` for endpoints that expect nothing
+  /// (`Response == NoContent`): any body is ignored and an empty one is fine with any status.
+  public var expectsContent: Bool
+  /// Turns a successful, non-empty response body into `Response`.
   public var decode: @Sendable (Data) throws(NetworkError) -> Response
 
   /// Creates an endpoint with an explicit decoding step.
@@ -30,9 +44,14 @@ public struct Endpoint<Response: Sendable>: Sendable {
     path: [String],
     query: [URLQueryItem] = [],
     headers: [String: String] = [:],
-    body: Data? = nil,
+    body: HTTPBody? = nil,
     accept: String = "application/json",
     acceptableStatusCodes: Range<Int> = 200..<300,
+    requiresAuthentication: Bool = false,
+    isIdempotent: Bool? = nil,
+    deadline: Duration? = nil,
+    emptyResponseValue: Response? = nil,
+    expectsContent: Bool = true,
     decode: @escaping @Sendable (Data) throws(NetworkError) -> Response
   ) {
     self.method = method
@@ -42,6 +61,11 @@ public struct Endpoint<Response: Sendable>: Sendable {
     self.body = body
     self.accept = accept
     self.acceptableStatusCodes = acceptableStatusCodes
+    self.requiresAuthentication = requiresAuthentication
+    self.isIdempotent = isIdempotent ?? method.isIdempotent
+    self.deadline = deadline
+    self.emptyResponseValue = emptyResponseValue
+    self.expectsContent = expectsContent
     self.decode = decode
   }
 }
@@ -49,16 +73,22 @@ public struct Endpoint<Response: Sendable>: Sendable {
 extension Endpoint where Response: Decodable {
   /// Creates an endpoint whose JSON response decodes to `Response`.
   ///
-  /// An empty body fails with ``NetworkError/noData``; a body that does not decode fails with
-  /// ``NetworkError/decodingFailed(path:reason:)`` naming where decoding stopped.
+  /// An empty body fails with ``NetworkError/noData`` unless `Response` conforms to
+  /// ``EmptyResponse`` (as ``NoContent`` and `Optional` do); a body that does not decode fails
+  /// with ``NetworkError/decodingFailed(path:reason:)`` naming where decoding stopped.
   public init(
     method: HTTPMethod = .get,
     path: [String],
     query: [URLQueryItem] = [],
     headers: [String: String] = [:],
-    body: Data? = nil,
-    acceptableStatusCodes: Range<Int> = 200..<300
+    body: HTTPBody? = nil,
+    acceptableStatusCodes: Range<Int> = 200..<300,
+    requiresAuthentication: Bool = false,
+    isIdempotent: Bool? = nil,
+    deadline: Duration? = nil,
+    decoder: JSONDecoder = JSONDecoder()
   ) {
+    let emptyValue = (Response.self as? any EmptyResponse.Type)?.emptyValue as? Response
     self.init(
       method: method,
       path: path,
@@ -67,7 +97,12 @@ extension Endpoint where Response: Decodable {
       body: body,
       accept: "application/json",
       acceptableStatusCodes: acceptableStatusCodes,
-      decode: JSONResponseDecoder<Response>().decode
+      requiresAuthentication: requiresAuthentication,
+      isIdempotent: isIdempotent,
+      deadline: deadline,
+      emptyResponseValue: emptyValue,
+      expectsContent: Response.self != NoContent.self,
+      decode: JSONResponseDecoder<Response>(decoder: decoder).decode
     )
   }
 }

@@ -19,4 +19,11 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable {
   public static let delete = HTTPMethod(rawValue: "DELETE")
   public static let options = HTTPMethod(rawValue: "OPTIONS")
   public static let trace = HTTPMethod(rawValue: "TRACE")
+
+  /// Whether RFC 9110 defines the method as idempotent, which makes it safe to retry.
+  public var isIdempotent: Bool {
+    Self.idempotentMethods.contains(self)
+  }
+
+  private static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
 }

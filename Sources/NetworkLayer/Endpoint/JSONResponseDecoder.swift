@@ -2,10 +2,12 @@ import Foundation
 
 /// Decodes a JSON body and describes a failure by the coding path where it happened.
 struct JSONResponseDecoder<Value: Decodable & Sendable>: Sendable {
+  let decoder: JSONDecoder
+
   func decode(_ data: Data) throws(NetworkError) -> Value {
     guard !data.isEmpty else { throw .noData }
     do {
-      return try JSONDecoder().decode(Value.self, from: data)
+      return try decoder.decode(Value.self, from: data)
     } catch let error as DecodingError {
       throw Self.describe(error)
     } catch {

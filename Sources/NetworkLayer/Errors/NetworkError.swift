@@ -1,8 +1,9 @@
 /// Every way a request can fail, as the network layer sees it.
 ///
 /// Thrown with typed throws by every client call. Cases carry only what helps a developer or a
-/// retry decision: a status code, a short excerpt of an error body, a coding path, a `URLError`
-/// code. They never carry request headers or bodies, so descriptions cannot leak credentials.
+/// retry decision: a status code, a short excerpt of an error body (with credential fields
+/// redacted), a coding path, a `URLError` code. They never carry request headers or bodies, so a
+/// description can be logged without leaking a token or a password.
 public enum NetworkError: Error, Sendable, Hashable {
   /// The endpoint and base URL do not form a valid URL.
   case invalidURL(String)
@@ -18,10 +19,21 @@ public enum NetworkError: Error, Sendable, Hashable {
   case noData
   /// The body could not be decoded; `path` says where (`[3].title`).
   case decodingFailed(path: String, reason: String)
-  /// The request was cancelled by its caller.
+  /// The call did not finish within its deadline.
+  case timeout
+  /// The call was cancelled by its caller.
   case cancelled
   /// The transport failed; `code` is the `URLError.Code` raw value.
   case transport(code: Int)
+  /// The request needs credentials and there are none, or the server refused them again after a
+  /// fresh token.
+  case unauthorized
+  /// The session could not be renewed; the stored tokens have been cleared. `reason` describes
+  /// the refresh call's own failure.
+  case refreshFailed(reason: String)
+  /// Tokens were refreshed more often than allowed in a short window: the server keeps rejecting
+  /// fresh tokens, and the client stops instead of looping.
+  case excessiveRefresh
 }
 
 extension NetworkError: CustomStringConvertible {
@@ -37,8 +49,12 @@ extension NetworkError: CustomStringConvertible {
     case .noData: "no data: the response body was empty"
     case .decodingFailed(let path, let reason):
       path.isEmpty ? "decoding failed: \(reason)" : "decoding failed at \(path): \(reason)"
+    case .timeout: "timed out: no answer within the deadline"
     case .cancelled: "cancelled"
     case .transport(let code): "transport error (URLError code \(code))"
+    case .unauthorized: "unauthorized: no valid credentials for this request"
+    case .refreshFailed(let reason): "session refresh failed: \(reason)"
+    case .excessiveRefresh: "too many session refreshes in a short time"
     }
   }
 }

@@ -60,8 +60,8 @@ public struct RequestBuilder: Sendable {
     request.httpMethod = endpoint.method.rawValue
     request.setValue(endpoint.accept, forHTTPHeaderField: "Accept")
     if let body = endpoint.body {
-      request.httpBody = body
-      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+      request.httpBody = try body.encode()
+      request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
     }
     for (name, value) in endpoint.headers {
       try Self.validateHeader(name: name, value: value)

@@ -32,10 +32,12 @@ struct ResponseValidator: Sendable {
     }
   }
 
+  /// The start of an error body, with credential fields redacted: error bodies are echoed into
+  /// `NetworkError` descriptions and logs.
   private static func excerpt(of body: Data) -> String? {
     guard !body.isEmpty else { return nil }
     let text = String(decoding: body.prefix(excerptLength * 4), as: UTF8.self)
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = Redactor.redact(text: text).trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else { return nil }
     return trimmed.count > excerptLength ? String(trimmed.prefix(excerptLength)) + "…" : trimmed
   }

@@ -70,16 +70,43 @@ public final class InProcessURLProtocol: URLProtocol {
     }
     let parsed = Self.parse(request, url: url)
     let target = DeliveryTarget(instance: self)
-    let task = Task {
+    let queue = Self.workQueue(of: task)
+    let loading = self.loading
+    let work = Task {
       let reply = await handler.handle(parsed)
-      guard !Task.isCancelled else { return }
-      target.instance?.deliver(reply, for: url)
+      let deliver: @Sendable () -> Void = {
+        // Checked on the work queue, where stopLoading also runs: a stopped request is never
+        // answered.
+        guard !loading.withLock({ $0?.isCancelled ?? true }) else { return }
+        target.instance?.deliver(reply, for: url)
+      }
+      if let queue { queue.async(execute: deliver) } else { deliver() }
     }
-    loading.withLock { $0 = task }
+    loading.withLock { $0 = work }
   }
 
   override public func stopLoading() {
     loading.withLock { $0?.cancel() }
+  }
+
+  /// The queue Foundation runs this task's protocol work on.
+  ///
+  /// swift-corelibs-foundation keeps each session's task registry unsynchronised and touches it
+  /// only on its work queue; a protocol client call from any other thread races with other tasks
+  /// starting and finishing, and crashes under load. Startup runs on that queue, but Foundation
+  /// does not expose it, so it is looked up by reflection; where it is not found (Apple's
+  /// Foundation, which has no such constraint), callbacks are made directly.
+  private static func workQueue(of task: URLSessionTask?) -> DispatchQueue? {
+    #if canImport(FoundationNetworking)
+      var mirror = task.map { Mirror(reflecting: $0) }
+      while let current = mirror {
+        if let queue = current.children.first(where: { $0.label == "workQueue" })?.value as? DispatchQueue {
+          return queue
+        }
+        mirror = current.superclassMirror
+      }
+    #endif
+    return nil
   }
 
   private func deliver(_ reply: InProcessReply, for url: URL) {

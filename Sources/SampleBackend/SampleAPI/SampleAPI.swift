@@ -27,6 +27,7 @@ public final class SampleAPI: InProcessHandler {
 
     let fault = state.withLock { state -> SampleFault? in
       state.counters.requests += 1
+      if request.header("Authorization") != nil { state.counters.authorized += 1 }
       state.counters.paths["\(request.method) \(request.path)", default: 0] += 1
       // Counted on arrival, so faulted and cancelled attempts show up too.
       if request.method == "POST" && request.path == "/auth/login" { state.counters.logins += 1 }
@@ -53,6 +54,7 @@ public final class SampleAPI: InProcessHandler {
     if let status = fault.status {
       response = .error(status, "injected fault")
       if let retryAfter = fault.retryAfter { response.headers["Retry-After"] = retryAfter }
+      if let location = fault.location { response.headers["Location"] = location }
     } else {
       response = route(request)
     }

@@ -14,6 +14,8 @@ struct SampleAPIState: Sendable {
     var logins = 0
     var refreshes = 0
     var cancelled = 0
+    /// Requests that carried an `Authorization` header.
+    var authorized = 0
     var paths: [String: Int] = [:]
   }
 

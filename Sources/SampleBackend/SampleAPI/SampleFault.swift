@@ -13,6 +13,8 @@ struct SampleFault: Codable, Sendable, Hashable {
   var retryAfter: String?
   var delay: Double?
   var body: BodyFault?
+  /// Sent as a `Location` header with `status`, for redirect tests.
+  var location: String?
 
   /// Why this fault cannot be used, or `nil` if it can.
   var validationProblem: String? {
@@ -20,6 +22,7 @@ struct SampleFault: Codable, Sendable, Hashable {
     if let status, !(200...599).contains(status) { return "'status' must be between 200 and 599" }
     if let retryAfter, retryAfter.contains(where: \.isNewline) { return "'retryAfter' must be one line" }
     if let delay, !(delay >= 0 && delay.isFinite) { return "'delay' must be a non-negative number" }
+    if let location, location.contains(where: \.isNewline) { return "'location' must be one line" }
     return nil
   }
 

@@ -1,0 +1,114 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+  public import FoundationNetworking
+#endif
+
+/// Signs requests with the session's bearer token and renews the session when needed, once for
+/// everyone.
+///
+/// Guarantees:
+/// - `Authorization: Bearer …` goes only on endpoints that require authentication, and only to
+///   the base URL's origin (the client also strips it from redirects to other origins);
+/// - a token known to be expired (within `leeway`) is refreshed before sending; requests that
+///   arrive meanwhile wait for that refresh;
+/// - on a 401 (with or without `WWW-Authenticate`) for a request sent with an outdated token, the
+///   request is retried at once with the current token, without a refresh; otherwise one refresh
+///   runs, however many requests got a 401, and all of them are retried with the new token;
+/// - each request is retried for authentication at most once: a second 401 fails it with
+///   ``NetworkError/unauthorized``;
+/// - when the server rejects the refresh token, every waiting request fails with the same
+///   ``NetworkError/refreshFailed(reason:)``, the stored tokens are cleared, and
+///   ``SessionEvent/ended(reason:)`` is published on ``sessionEvents``. A later login (which saves
+///   new tokens to the store) works normally;
+/// - more than `maximumRefreshes` refreshes within `refreshWindow` fail with
+///   ``NetworkError/excessiveRefresh`` instead of looping against a server that keeps rejecting
+///   fresh tokens.
+public final class AuthInterceptor: RequestInterceptor {
+  private let coordinator: RefreshCoordinator
+  private let events = EventBroadcaster<SessionEvent>()
+
+  /// Creates the interceptor.
+  ///
+  /// - Parameters:
+  ///   - store: where the tokens live; the interceptor reads, replaces and clears them.
+  ///   - refresher: renews the tokens; it must not send through this interceptor.
+  ///   - leeway: a token expiring within this time counts as expired.
+  ///   - maximumRefreshes: refreshes allowed within `refreshWindow`.
+  ///   - refreshWindow: the window for `maximumRefreshes`.
+  ///   - monitors: receive the refresh events.
+  ///   - now: the current time; tests pass a fixed one.
+  public init(
+    store: any TokenStore,
+    refresher: any TokenRefresher,
+    leeway: Duration = .seconds(10),
+    maximumRefreshes: Int = 3,
+    refreshWindow: Duration = .seconds(60),
+    monitors: [any NetworkEventMonitor] = [],
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    let events = self.events
+    coordinator = RefreshCoordinator(
+      store: store,
+      refresher: refresher,
+      policy: .init(
+        leeway: leeway.timeInterval,
+        maximumRefreshes: maximumRefreshes,
+        window: refreshWindow.timeInterval
+      ),
+      now: now,
+      onEvent: { event in
+        for monitor in monitors { monitor.record(event) }
+      },
+      onSessionEnded: { reason in events.send(.ended(reason: reason)) }
+    )
+  }
+
+  /// Session events, for as long as the caller listens. Not replayed: a listener hears only
+  /// what happens after it subscribed. Any number of listeners may listen at once.
+  public var sessionEvents: AsyncStream<SessionEvent> {
+    events.stream()
+  }
+
+  public func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
+    guard context.requiresAuthentication else { return request }
+    var request = request
+    // Whatever the endpoint set is replaced: an authenticated request carries the session's
+    // token, and never to a foreign origin.
+    request.setValue(nil, forHTTPHeaderField: "Authorization")
+    guard Origin(context.baseURL).contains(request.url) else { return request }
+    let tokens = try await coordinator.tokensForSending()
+    request.setValue("Bearer \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
+    return request
+  }
+
+  public func retry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {
+    guard context.requiresAuthentication, case .badStatus(401, _) = failure.error else {
+      return .doNotRetry
+    }
+    let rejections = context.failures.filter { error in
+      if case .badStatus(401, _) = error { true } else { false }
+    }
+    guard rejections.count <= 1 else { return .fail(.unauthorized) }
+    do throws(NetworkError) {
+      _ = try await coordinator.tokensAfterRejection(of: Self.bearerToken(in: failure.request))
+      return .retryNow
+    } catch {
+      return .fail(error)
+    }
+  }
+
+  private static func bearerToken(in request: URLRequest) -> String? {
+    guard let value = request.value(forHTTPHeaderField: "Authorization"), value.hasPrefix("Bearer ") else {
+      return nil
+    }
+    return String(value.dropFirst("Bearer ".count))
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as Foundation measures time.
+  var timeInterval: TimeInterval {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+}

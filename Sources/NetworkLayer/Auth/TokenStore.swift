@@ -1,0 +1,35 @@
+/// Keeps the session's tokens.
+///
+/// The network layer reads and replaces tokens through this role; where they live (memory, a
+/// file, the keychain) is the implementation's business. Methods are synchronous so that the
+/// auth interceptor can read and decide in one step, with no suspension point in which another
+/// request could change the picture; implementations keep them fast (an in-memory copy in front
+/// of any storage).
+public protocol TokenStore: Sendable {
+  /// The current tokens, or `nil` when signed out.
+  var tokens: AuthTokens? { get }
+  /// Replaces the tokens (after a login or a refresh).
+  func save(_ tokens: AuthTokens)
+  /// Forgets the tokens (after a logout, or when the session ends).
+  func clear()
+}
+
+/// A ``TokenStore`` that keeps tokens in memory only: they are gone when the process ends.
+public final class InMemoryTokenStore: TokenStore {
+  private let storage: Locked<AuthTokens?>
+
+  /// Creates a store holding `tokens`.
+  public init(_ tokens: AuthTokens? = nil) {
+    storage = Locked(tokens)
+  }
+
+  public var tokens: AuthTokens? { storage.withLock { $0 } }
+
+  public func save(_ tokens: AuthTokens) {
+    storage.withLock { $0 = tokens }
+  }
+
+  public func clear() {
+    storage.withLock { $0 = nil }
+  }
+}

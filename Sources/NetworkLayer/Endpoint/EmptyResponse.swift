@@ -1,0 +1,24 @@
+/// A response type that has a value for "the server sent no body".
+///
+/// An endpoint whose `Response` conforms accepts an empty body on 204 and 205 answers and on
+/// `HEAD` requests; any other response type treats an empty body as ``NetworkError/noData``.
+public protocol EmptyResponse {
+  /// The value that stands for an empty body.
+  static var emptyValue: Self { get }
+}
+
+/// The response of an endpoint that returns nothing worth decoding, such as `DELETE /todos/7`.
+public struct NoContent: Decodable, EmptyResponse, Hashable, Sendable {
+  public static let emptyValue = NoContent()
+
+  /// Creates the empty value.
+  public init() {}
+
+  /// Accepts any body: an endpoint that expects no content ignores whatever it gets.
+  public init(from decoder: any Decoder) throws {}
+}
+
+extension Optional: EmptyResponse {
+  /// An empty body decodes to `nil`.
+  public static var emptyValue: Wrapped? { nil }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// The scheme, host and port of a URL: the unit credentials are scoped to.
+///
+/// `https://api.example.com` and `https://api.example.com:443/v1` are the same origin;
+/// `http://api.example.com`, `https://evil.example` and `https://api.example.com:8443` are not.
+struct Origin: Sendable, Hashable {
+  let scheme: String
+  let host: String
+  let port: Int?
+
+  init(_ url: URL) {
+    let scheme = url.scheme?.lowercased() ?? ""
+    self.scheme = scheme
+    self.host = url.host?.lowercased() ?? ""
+    self.port = url.port ?? Self.defaultPorts[scheme]
+  }
+
+  /// Whether `url` belongs to this origin; `false` for `nil`.
+  func contains(_ url: URL?) -> Bool {
+    guard let url else { return false }
+    return Origin(url) == self
+  }
+
+  private static let defaultPorts = ["http": 80, "https": 443]
+}

@@ -1,0 +1,99 @@
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+import SampleBackend
+import Testing
+
+@Suite("AuthInterceptor, in process")
+struct AuthInterceptorTests {
+  private static let tokens = AuthTokens(
+    accessToken: "at-current", refreshToken: "rt-current", expiresAt: nil)
+
+  /// A stub that records the Authorization header of every request, by path.
+  private final class HeaderRecorder: Sendable {
+    let seen = Locked<[String: [String?]]>([:])
+    let mount: InProcessURLProtocol.Mount
+
+    init() {
+      let seen = self.seen
+      mount = InProcessURLProtocol.mount(
+        StubHandler { request in
+          seen.withLock { $0[request.path, default: []].append(request.header("Authorization")) }
+          let body = Data(#"{"userId":1,"id":1,"title":"a","completed":false}"#.utf8)
+          return .respond(
+            InProcessResponse(status: 200, headers: ["Content-Type": "application/json"], body: body))
+        }
+      )
+    }
+  }
+
+  private struct FailingRefresher: TokenRefresher {
+    func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
+      throw .badStatus(code: 401, bodyExcerpt: nil)
+    }
+  }
+
+  private struct StaticRefresher: TokenRefresher {
+    let fresh: AuthTokens
+    let calls = Locked(0)
+    func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
+      calls.withLock { $0 += 1 }
+      return fresh
+    }
+  }
+
+  @Test("the bearer token goes on endpoints that require authentication and on no others")
+  func attachesOnlyWhereNeeded() async throws {
+    let recorder = HeaderRecorder()
+    defer { recorder.mount.unmount() }
+    let interceptor = AuthInterceptor(store: InMemoryTokenStore(Self.tokens), refresher: FailingRefresher())
+    let client = URLSessionHTTPClient(
+      baseURL: recorder.mount.baseURL,
+      session: recorder.mount.makeSession(),
+      interceptors: [interceptor]
+    )
+    _ = try await client.send(Endpoint<TestTodo>(path: ["public"]))
+    _ = try await client.send(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true))
+    _ = try await client.send(Endpoint<TestTodo>(path: ["basic"], headers: ["Authorization": "Basic ZDpk"]))
+    let seen = recorder.seen.withLock { $0 }
+    #expect(seen["/public"] == [nil])
+    #expect(seen["/private"] == ["Bearer at-current"])
+    #expect(seen["/basic"] == ["Basic ZDpk"], "an endpoint's own credentials are left alone")
+  }
+
+  @Test("without stored tokens an authenticated request fails as unauthorized without being sent")
+  func signedOut() async {
+    let recorder = HeaderRecorder()
+    defer { recorder.mount.unmount() }
+    let client = URLSessionHTTPClient(
+      baseURL: recorder.mount.baseURL,
+      session: recorder.mount.makeSession(),
+      interceptors: [AuthInterceptor(store: InMemoryTokenStore(), refresher: FailingRefresher())]
+    )
+    let result = await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true))
+    #expect(result == .failure(.unauthorized))
+    #expect(recorder.seen.withLock { $0.isEmpty })
+  }
+
+  @Test("a token known to be expired is refreshed before sending, once for every waiting request")
+  func expiredTokenRefreshedFirst() async throws {
+    let recorder = HeaderRecorder()
+    defer { recorder.mount.unmount() }
+    let expired = AuthTokens(
+      accessToken: "at-old", refreshToken: "rt-old", expiresAt: Date(timeIntervalSinceNow: -60))
+    let refresher = StaticRefresher(fresh: Self.tokens)
+    let store = InMemoryTokenStore(expired)
+    let client = URLSessionHTTPClient(
+      baseURL: recorder.mount.baseURL,
+      session: recorder.mount.makeSession(),
+      interceptors: [AuthInterceptor(store: store, refresher: refresher)]
+    )
+    let results = await concurrently(50) { _ in
+      await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true))
+    }
+    #expect(results.allSatisfy { (try? $0.get()) != nil })
+    #expect(refresher.calls.withLock { $0 } == 1)
+    #expect(store.tokens == Self.tokens)
+    #expect(recorder.seen.withLock { $0["/private"] ?? [] }.allSatisfy { $0 == "Bearer at-current" })
+  }
+}

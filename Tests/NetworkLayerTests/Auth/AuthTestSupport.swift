@@ -1,0 +1,86 @@
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The refresh call of the sample API, sent through a client without the auth interceptor.
+struct SampleAPIRefresher: TokenRefresher {
+  let client: URLSessionHTTPClient
+
+  init(connection: SampleBackendConnection) {
+    client = URLSessionHTTPClient(baseURL: connection.baseURL, session: connection.session)
+  }
+
+  func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
+    let pair = try await client.send(
+      Endpoint<TokenPair>(
+        method: .post,
+        path: ["auth", "refresh"],
+        body: .json(["refreshToken": tokens.refreshToken])
+      )
+    )
+    return pair.tokens
+  }
+}
+
+struct TokenPair: Decodable, Sendable {
+  var accessToken: String
+  var refreshToken: String
+  var expiresIn: Int
+
+  var tokens: AuthTokens {
+    AuthTokens(accessToken: accessToken, refreshToken: refreshToken, expiresAt: nil)
+  }
+}
+
+extension SampleBackendConnection {
+  /// Logs in as the demo user and returns the tokens; `expiresAt` is left unknown, as if the
+  /// client had not been told, so only the server knows when they expire.
+  func login() async throws -> AuthTokens {
+    let credentials = #"{"username":"demo","password":"correct-horse-battery-staple"}"#
+    let response = try await raw("POST", "/auth/login", body: Data(credentials.utf8))
+    guard response.status == 200 else { throw ControlError(description: "login answered \(response.status)") }
+    return try JSONDecoder().decode(TokenPair.self, from: response.body).tokens
+  }
+
+  /// A client whose chain holds `interceptor`, talking to this backend.
+  func authenticatedClient(_ interceptor: AuthInterceptor) -> URLSessionHTTPClient {
+    URLSessionHTTPClient(baseURL: baseURL, session: session, interceptors: [interceptor])
+  }
+}
+
+enum ProtectedEndpoints {
+  static let todos = Endpoint<[TestTodo]>(path: ["todos"], requiresAuthentication: true)
+  static func todo(_ id: Int) -> Endpoint<TestTodo> {
+    Endpoint<TestTodo>(path: ["todos", String(id)], requiresAuthentication: true)
+  }
+}
+
+/// Runs `body` for every index concurrently and returns the results in index order.
+func concurrently<Value: Sendable>(
+  _ count: Int,
+  _ body: @escaping @Sendable (Int) async -> Value
+) async -> [Value] {
+  await withTaskGroup(of: (Int, Value).self) { group in
+    for index in 0..<count {
+      group.addTask { (index, await body(index)) }
+    }
+    var results: [(Int, Value)] = []
+    for await result in group { results.append(result) }
+    return results.sorted { $0.0 < $1.0 }.map(\.1)
+  }
+}
+
+extension URLSessionHTTPClient {
+  /// The call's outcome as a value, so tables of outcomes can be compared.
+  func outcome<Response>(_ endpoint: Endpoint<Response>) async -> Result<Response, NetworkError> {
+    do throws(NetworkError) {
+      return .success(try await send(endpoint))
+    } catch {
+      return .failure(error)
+    }
+  }
+}
