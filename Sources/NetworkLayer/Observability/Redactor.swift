@@ -6,9 +6,10 @@ public import Foundation
 /// - Headers: the values of `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`
 ///   are replaced; the scheme of an authorization value (`Bearer`) is kept because it helps
 ///   debugging and reveals nothing.
-/// - Bodies: in JSON, the values of `password`, `accessToken` and `refreshToken` keys (compared
-///   without case, at any depth) are replaced. Text that is not valid JSON, such as a truncated
-///   body, is scanned for the same keys, so a secret cannot slip through a parse failure.
+/// - Bodies: in JSON, the values of `password`, `accessToken`, `refreshToken`, their snake_case
+///   forms and `client_secret` (keys compared without case, at any depth) are replaced. Text
+///   that is not valid JSON, such as a truncated body, is scanned for the same keys, so a secret
+///   cannot slip through a parse failure.
 public enum Redactor {
   /// What replaces a secret.
   public static let placeholder = "<redacted>"
@@ -17,7 +18,9 @@ public enum Redactor {
   public static let maximumBodyLength = 2_000
 
   static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
-  static let secretFields: Set<String> = ["password", "accesstoken", "refreshtoken"]
+  static let secretFields: Set<String> = [
+    "password", "accesstoken", "refreshtoken", "access_token", "refresh_token", "client_secret",
+  ]
 
   /// `headers` with every credential value replaced.
   public static func redact(headers: [String: String]) -> [String: String] {
