@@ -1,0 +1,74 @@
+public import Foundation
+
+/// Reads the value of a `Retry-After` response header (RFC 9110, section 10.2.3) as a delay.
+///
+/// A namespace rather than a value: the header is read once, at the moment a retry is decided, so
+/// there is nothing to keep.
+public enum RetryAfter {
+  /// The delay `value` asks for, counted from `now`, or `nil` when `value` is not a valid
+  /// `Retry-After`.
+  ///
+  /// - delta-seconds: one or more ASCII digits, optionally surrounded by spaces or tabs, is that
+  ///   many seconds. A number too large to represent saturates to `Int64.max` seconds instead of
+  ///   being rejected, so a server asking for a very long wait is never mistaken for one that gave
+  ///   no advice.
+  /// - HTTP-date: the IMF-fixdate form (`Sun, 06 Nov 1994 08:49:37 GMT`) and the obsolete RFC 850
+  ///   (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`) forms, all in
+  ///   GMT, are the time from `now` until that date. A date at or before `now` is `.zero`. An RFC
+  ///   850 two-digit year is read as at most 50 years ahead of `now`, as RFC 9110 requires.
+  /// - Anything else, including an empty value, a sign, a fraction, trailing text, or a date
+  ///   whose day of the week, case or padding does not match its form exactly, is `nil`.
+  ///
+  /// Thread-safe: every call uses formatters of its own.
+  public static func delay(from value: String, now: Date) -> Duration? {
+    let trimmed = value.trimmingCharacters(in: .whitespaces)
+    if let seconds = deltaSeconds(trimmed) {
+      return seconds
+    }
+    guard let date = httpDate(trimmed, now: now) else { return nil }
+    return duration(from: now, to: date)
+  }
+
+  private static func deltaSeconds(_ text: String) -> Duration? {
+    // `Int64(_:)` alone would accept a leading sign, which RFC 9110's `1*DIGIT` does not.
+    guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+    else { return nil }
+    return .seconds(Int64(text) ?? .max)
+  }
+
+  private static let formats = [
+    "EEE, dd MMM yyyy HH:mm:ss 'GMT'",  // IMF-fixdate, the form servers must send
+    "EEEE, dd-MMM-yy HH:mm:ss 'GMT'",  // obsolete RFC 850
+    "EEE MMM d HH:mm:ss yyyy",  // obsolete asctime
+  ]
+
+  private static func httpDate(_ text: String, now: Date) -> Date? {
+    // asctime pads a one-digit day with a space ("Nov  6"); collapsing runs of spaces lets one
+    // pattern read both widths.
+    let normalized = text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    for format in formats {
+      // A formatter per call: `DateFormatter` is not safe to share between threads.
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.timeZone = TimeZone(identifier: "GMT")
+      formatter.dateFormat = format
+      formatter.twoDigitStartDate = now.addingTimeInterval(-50 * 365.2425 * 86_400)
+      // The parser accepts a missing or truncated "GMT" and reads one form with another's
+      // pattern; writing the date back and comparing keeps only exact, case-sensitive matches,
+      // with the right day of the week.
+      if let date = formatter.date(from: normalized), formatter.string(from: date) == normalized {
+        return date
+      }
+    }
+    return nil
+  }
+
+  private static func duration(from now: Date, to date: Date) -> Duration {
+    let interval = date.timeIntervalSince(now)
+    guard interval > 0 else { return .zero }
+    guard interval < Double(Int64.max) else { return .seconds(Int64.max) }
+    // Whole seconds are converted exactly; only a fractional rest goes through floating point.
+    let whole = interval.rounded(.down)
+    return .seconds(Int64(whole)) + .seconds(interval - whole)
+  }
+}
