@@ -65,7 +65,7 @@ let package = Package(
     ),
     .testTarget(
       name: "DataLayerTests",
-      dependencies: ["DataLayer", "DomainLayer", "NetworkLayer", "LayeredTestSupport"],
+      dependencies: ["DataLayer", "DomainLayer", "NetworkLayer", "LayeredTestSupport", "SampleBackend"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -14,7 +14,24 @@ public final class AppContainer: Sendable {
 
   /// Builds the live graph for `configuration`.
   public init(configuration: AppConfiguration) {
-    let client = URLSessionHTTPClient(baseURL: configuration.baseURL, session: configuration.session)
+    let monitors = configuration.monitors
+    // The refresh call must not go through the auth interceptor: it gets a client of its own.
+    let refreshClient = URLSessionHTTPClient(
+      baseURL: configuration.baseURL,
+      session: configuration.session,
+      monitors: monitors
+    )
+    let authInterceptor = AuthInterceptor(
+      store: InMemoryTokenStore(),
+      refresher: RemoteTokenRefresher(client: refreshClient),
+      monitors: monitors
+    )
+    let client = URLSessionHTTPClient(
+      baseURL: configuration.baseURL,
+      session: configuration.session,
+      interceptors: [authInterceptor, RetryPolicy()],
+      monitors: monitors
+    )
     self.todoRepository = RemoteTodoRepository(client: client)
   }
 

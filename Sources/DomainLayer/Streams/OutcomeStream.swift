@@ -8,10 +8,9 @@ public typealias Outcome<Value: Sendable> = Result<Value, DomainError>
 /// property that keeps a screen's input working after any number of failed requests.
 public typealias OutcomeStream<Value: Sendable> = AsyncStream<Outcome<Value>>
 
-/// Hands outcomes to the consumer of an ``OutcomeStream`` built with
-/// ``Swift/AsyncStream/outcomes(of:)``.
-public struct OutcomeSink<Value: Sendable>: Sendable {
-  fileprivate let continuation: OutcomeStream<Value>.Continuation
+/// Hands outcomes to the consumer of a stream built with ``Swift/AsyncStream/outcomes(_:)``.
+public struct OutcomeSink<Value: Sendable, Failure: Error>: Sendable {
+  fileprivate let continuation: AsyncStream<Result<Value, Failure>>.Continuation
 
   /// Delivers a value.
   public func yield(_ value: Value) {
@@ -19,31 +18,33 @@ public struct OutcomeSink<Value: Sendable>: Sendable {
   }
 
   /// Delivers a failure. The stream goes on: more outcomes may follow.
-  public func yield(failure error: DomainError) {
+  public func yield(failure error: Failure) {
     continuation.yield(.failure(error))
   }
 
   /// Delivers an outcome as it is.
-  public func yield(_ outcome: Outcome<Value>) {
+  public func yield(_ outcome: Result<Value, Failure>) {
     continuation.yield(outcome)
   }
 }
 
 extension AsyncStream {
-  /// Turns one `async throws(DomainError)` call into a stream of exactly one outcome.
+  /// Turns one `async throws(Failure)` call into a stream of exactly one outcome.
   ///
   /// This is the one bridge from async work to streams (the role a `Future` convenience
-  /// initialiser plays in a Combine code base). Guarantees:
+  /// initialiser plays in a Combine code base). Use cases call it with `DomainError`, giving an
+  /// ``OutcomeStream``; it works with any typed error, so the same bridge serves every layer.
+  /// Guarantees:
   /// - the stream never throws; a thrown error arrives as a `.failure` element;
   /// - the work starts when the stream is created and runs in its own task;
   /// - when the consumer stops listening (its loop ends or its task is cancelled), the work's
   ///   task is cancelled, so cancellation reaches the network request underneath;
   /// - the stream finishes right after the outcome, so a `for await` loop over it ends.
-  public static func outcome<Value>(
-    of work: @escaping @Sendable () async throws(DomainError) -> Value
-  ) -> AsyncStream<Element> where Element == Outcome<Value> {
-    outcomes { (sink: OutcomeSink<Value>) async in
-      do throws(DomainError) {
+  public static func outcome<Value, Failure>(
+    of work: @escaping @Sendable () async throws(Failure) -> Value
+  ) -> AsyncStream<Element> where Element == Result<Value, Failure>, Value: Sendable {
+    outcomes { (sink: OutcomeSink<Value, Failure>) async in
+      do throws(Failure) {
         sink.yield(try await work())
       } catch {
         sink.yield(failure: error)
@@ -56,9 +57,9 @@ extension AsyncStream {
   /// `body` runs in its own task and yields through the sink; the stream finishes when `body`
   /// returns. The guarantees of ``outcome(of:)`` hold: no throwing, and cancellation of `body`'s
   /// task as soon as the consumer stops listening.
-  public static func outcomes<Value>(
-    _ body: @escaping @Sendable (OutcomeSink<Value>) async -> Void
-  ) -> AsyncStream<Element> where Element == Outcome<Value> {
+  public static func outcomes<Value, Failure>(
+    _ body: @escaping @Sendable (OutcomeSink<Value, Failure>) async -> Void
+  ) -> AsyncStream<Element> where Element == Result<Value, Failure>, Value: Sendable {
     let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
     let task = Task {
       await body(OutcomeSink(continuation: continuation))

@@ -10,8 +10,9 @@ import NetworkLayer
 struct SampleAPIRefresher: TokenRefresher {
   let client: URLSessionHTTPClient
 
-  init(connection: SampleBackendConnection) {
-    client = URLSessionHTTPClient(baseURL: connection.baseURL, session: connection.session)
+  init(connection: SampleBackendConnection, monitors: [any NetworkEventMonitor] = []) {
+    client = URLSessionHTTPClient(
+      baseURL: connection.baseURL, session: connection.session, monitors: monitors)
   }
 
   func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {

@@ -1,0 +1,89 @@
+import DataLayer
+import DomainLayer
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+import SampleBackend
+import Testing
+
+/// Seed scenario 4: one request made three ways gives one answer.
+@Suite("Three call styles, one core")
+struct ThreeCallStylesTests {
+  enum Scenario: String, CaseIterable, Sendable {
+    case success, invalidURL, badStatus, noData, decodingFailed, transport
+  }
+
+  private static func client(for scenario: Scenario) -> (URLSessionHTTPClient, InProcessURLProtocol.Mount) {
+    let json = #"[{"userId":1,"id":1,"title":"a","completed":false}]"#
+    let mount: InProcessURLProtocol.Mount =
+      switch scenario {
+      case .success, .invalidURL: StubHandler.mount(status: 200, body: json)
+      case .badStatus: StubHandler.mount(status: 500, body: #"{"error":"boom"}"#)
+      case .noData: StubHandler.mount(status: 200, body: "")
+      case .decodingFailed: StubHandler.mount(status: 200, body: "{not json")
+      case .transport: InProcessURLProtocol.mount(StubHandler { _ in .fail(.notConnectedToInternet) })
+      }
+    let baseURL = scenario == .invalidURL ? URL(fileURLWithPath: "/not/http") : mount.baseURL
+    return (URLSessionHTTPClient(baseURL: baseURL, session: mount.makeSession()), mount)
+  }
+
+  @Test(
+    "seed scenario 4: completion handler, async/await and stream give the same result",
+    arguments: Scenario.allCases)
+  func sameOutcome(scenario: Scenario) async throws {
+    let (client, mount) = Self.client(for: scenario)
+    defer { mount.unmount() }
+    let endpoint = Endpoint<[TodoDTO]>(path: ["todos"])
+
+    let viaAsync: Result<[TodoDTO], NetworkError>
+    do throws(NetworkError) {
+      viaAsync = .success(try await client.send(endpoint))
+    } catch {
+      viaAsync = .failure(error)
+    }
+
+    let viaCompletion = await withCheckedContinuation { continuation in
+      client.send(endpoint) { result in continuation.resume(returning: result) }
+    }
+
+    var viaStream: [Result<[TodoDTO], NetworkError>] = []
+    for await outcome in AsyncStream.outcome(of: { () async throws(NetworkError) in
+      try await client.send(endpoint)
+    }) {
+      viaStream.append(outcome)
+    }
+
+    #expect(viaCompletion == viaAsync)
+    #expect(viaStream == [viaAsync])
+    #expect(Self.matches(viaAsync, scenario), "\(scenario) gave \(viaAsync)")
+  }
+
+  @Test("cancelling a completion-handler request delivers cancelled")
+  func completionCancellation() async {
+    let mount = InProcessURLProtocol.mount(
+      StubHandler { _ in
+        try? await Task.sleep(for: .seconds(600))
+        return .fail(.cancelled)
+      }
+    )
+    defer { mount.unmount() }
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let result = await withCheckedContinuation { continuation in
+      let handle = client.send(Endpoint<[TodoDTO]>(path: ["todos"])) { continuation.resume(returning: $0) }
+      handle.cancel()
+    }
+    #expect(result == .failure(.cancelled))
+  }
+
+  private static func matches(_ result: Result<[TodoDTO], NetworkError>, _ scenario: Scenario) -> Bool {
+    switch (scenario, result) {
+    case (.success, .success(let todos)): todos.count == 1
+    case (.invalidURL, .failure(.invalidURL)): true
+    case (.badStatus, .failure(.badStatus(500, _))): true
+    case (.noData, .failure(.noData)): true
+    case (.decodingFailed, .failure(.decodingFailed)): true
+    case (.transport, .failure(.transport(let code))): code == URLError.Code.notConnectedToInternet.rawValue
+    default: false
+    }
+  }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+import SampleBackend
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The client's pipeline: adapt → send → validate → decide, with time from a manual clock.
+@Suite("The request pipeline", .timeLimit(.minutes(1)))
+struct ClientPipelineTests {
+  /// A stub server that answers from a script, one status per request, and counts requests.
+  private final class ScriptedServer: Sendable {
+    let requests = Locked<[InProcessRequest]>([])
+    let mount: InProcessURLProtocol.Mount
+
+    init(statuses: [Int], headers: [String: String] = [:]) {
+      let requests = self.requests
+      mount = InProcessURLProtocol.mount(
+        StubHandler { request in
+          let index = requests.withLock { seen in
+            seen.append(request)
+            return seen.count - 1
+          }
+          let status = index < statuses.count ? statuses[index] : statuses.last ?? 200
+          var fields = headers
+          fields["Content-Type"] = "application/json"
+          let body = status == 200 ? #"{"userId":1,"id":1,"title":"a","completed":false}"# : #"{"error":"x"}"#
+          return .respond(InProcessResponse(status: status, headers: fields, body: Data(body.utf8)))
+        }
+      )
+    }
+
+    var count: Int { requests.withLock { $0.count } }
+  }
+
+  /// Appends its mark to `X-Trace` and decides nothing, or what it is told to.
+  private struct Marker: RequestInterceptor {
+    let mark: String
+    var decision: RetryDecision = .doNotRetry
+    var adaptError: NetworkError?
+
+    func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
+      if let adaptError { throw adaptError }
+      var request = request
+      let trace = request.value(forHTTPHeaderField: "X-Trace").map { $0 + "," } ?? ""
+      request.setValue(trace + "\(mark)@\(context.attempt)", forHTTPHeaderField: "X-Trace")
+      return request
+    }
+
+    func retry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {
+      decision
+    }
+  }
+
+  private final class EventLog: NetworkEventMonitor {
+    let events = Locked<[NetworkEvent]>([])
+    func record(_ event: NetworkEvent) { events.withLock { $0.append(event) } }
+
+    var retryDelays: [Duration] {
+      events.withLock { events in
+        events.compactMap { event in
+          if case .retrying(_, _, let delay) = event { delay } else { nil }
+        }
+      }
+    }
+  }
+
+  private static let todo = Endpoint<TestTodo>(path: ["todos", "1"])
+
+  private static func policy(maxAttempts: Int = 3) -> RetryPolicy {
+    RetryPolicy(maxAttempts: maxAttempts, baseDelay: .milliseconds(200), random: { $0.upperBound })
+  }
+
+  @Test("interceptors adapt every attempt, in order")
+  func adaptOrder() async throws {
+    let server = ScriptedServer(statuses: [503, 200])
+    defer { server.mount.unmount() }
+    let client = URLSessionHTTPClient(
+      baseURL: server.mount.baseURL,
+      session: server.mount.makeSession(),
+      interceptors: [Marker(mark: "a"), Marker(mark: "b", decision: .retryNow)]
+    )
+    _ = try await client.send(Self.todo)
+    let traces = server.requests.withLock { $0.map { $0.header("X-Trace") } }
+    #expect(traces == ["a@1,b@1", "a@2,b@2"])
+  }
+
+  @Test("an adapt failure fails the call without sending anything")
+  func adaptFailure() async {
+    let server = ScriptedServer(statuses: [200])
+    defer { server.mount.unmount() }
+    let client = URLSessionHTTPClient(
+      baseURL: server.mount.baseURL,
+      session: server.mount.makeSession(),
+      interceptors: [Marker(mark: "a", adaptError: .invalidRequest("no way"))]
+    )
+    #expect(await client.outcome(Self.todo) == .failure(.invalidRequest("no way")))
+    #expect(server.count == 0)
+  }
+
+  @Test("the first interceptor with a decision wins, and fail replaces the attempt's error")
+  func firstDecisionWins() async {
+    let server = ScriptedServer(statuses: [503, 200])
+    defer { server.mount.unmount() }
+    let client = URLSessionHTTPClient(
+      baseURL: server.mount.baseURL,
+      session: server.mount.makeSession(),
+      interceptors: [Marker(mark: "a"), Marker(mark: "b", decision: .fail(.unauthorized)), Self.policy()]
+    )
+    #expect(await client.outcome(Self.todo) == .failure(.unauthorized))
+    #expect(server.count == 1)
+  }
+
+  @Test("a GET that fails twice with 503 succeeds on the third attempt after the backoff delays")
+  func retriesWithBackoff() async throws {
+    let server = ScriptedServer(statuses: [503, 503, 200])
+    defer { server.mount.unmount() }
+    let clock = TestClock()
+    let log = EventLog()
+    let client = URLSessionHTTPClient(
+      baseURL: server.mount.baseURL,
+      session: server.mount.makeSession(),
+      interceptors: [Self.policy()],
+      monitors: [log],
+      clock: clock
+    )
+    let call = Task { await client.outcome(Self.todo) }
+    try await clock.waitForSleepers(count: 2)  // the deadline and the first backoff
+    #expect(server.count == 1)
+    clock.advance(by: .milliseconds(200))
+    try await clock.waitForSleepers(count: 2)
+    #expect(server.count == 2)
+    clock.advance(by: .milliseconds(400))
+    #expect((try await call.value.get()).id == 1)
+    #expect(server.count == 3)
+    #expect(log.retryDelays == [.milliseconds(200), .milliseconds(400)])
+  }
+
+  @Test("Retry-After is waited for, on the client's clock")
+  func honoursRetryAfter() async throws {
+    let server = ScriptedServer(statuses: [429, 200], headers: ["Retry-After": "3"])
+    defer { server.mount.unmount() }
+    let clock = TestClock()
+    let client = URLSessionHTTPClient(
+      baseURL: server.mount.baseURL,
+      session: server.mount.makeSession(),
+      interceptors: [Self.policy()],
+      clock: clock
+    )
+    let call = Task { await client.outcome(Self.todo) }
+    try await clock.waitForSleepers(count: 2)
+    clock.advance(by: .milliseconds(2_900))
+    await Task.yield()
+    #expect(server.count == 1, "not before the server's three seconds")
+    clock.advance(by: .milliseconds(100))
+    #expect((try await call.value.get()).id == 1)
+    #expect(server.count == 2)
+  }
+
+  @Test("cancelling a call stops its pending retry")
+  func cancellationStopsRetry() async throws {
+    let server = ScriptedServer(statuses: [503])
+    defer { server.mount.unmount() }
+    let clock = TestClock()
+    let client = URLSessionHTTPClient(
+      baseURL: server.mount.baseURL,
+      session: server.mount.makeSession(),
+      interceptors: [Self.policy()],
+      clock: clock
+    )
+    let call = Task { await client.outcome(Self.todo) }
+    try await clock.waitForSleepers(count: 2)
+    call.cancel()
+    #expect(await call.value == .failure(.cancelled))
+    clock.advance(by: .seconds(60))
+    #expect(server.count == 1)
+  }
+
+  @Test("the deadline covers the whole call, retries and waits included")
+  func deadlineCoversRetries() async throws {
+    let server = ScriptedServer(statuses: [503])
+    defer { server.mount.unmount() }
+    let clock = TestClock()
+    let client = URLSessionHTTPClient(
+      baseURL: server.mount.baseURL,
+      session: server.mount.makeSession(),
+      interceptors: [Self.policy(maxAttempts: 10)],
+      clock: clock
+    )
+    var endpoint = Self.todo
+    endpoint.deadline = .milliseconds(500)
+    let call = Task { await client.outcome(endpoint) }
+    try await clock.waitForSleepers(count: 2)
+    clock.advance(by: .milliseconds(200))
+    try await clock.waitForSleepers(count: 2)  // the deadline, and the second backoff (until 600 ms)
+    clock.advance(by: .milliseconds(300))
+    #expect(await call.value == .failure(.timeout))
+    #expect(server.count == 2)
+  }
+
+  @Test("a POST is not retried unless the endpoint opts in", arguments: [false, true])
+  func postOptIn(optIn: Bool) async throws {
+    let server = ScriptedServer(statuses: [503, 200])
+    defer { server.mount.unmount() }
+    let client = URLSessionHTTPClient(
+      baseURL: server.mount.baseURL,
+      session: server.mount.makeSession(),
+      interceptors: [RetryPolicy(baseDelay: .zero)]
+    )
+    let endpoint = Endpoint<TestTodo>(method: .post, path: ["todos"], isIdempotent: optIn ? true : nil)
+    let result = await client.outcome(endpoint)
+    #expect(server.count == (optIn ? 2 : 1))
+    #expect(((try? result.get()) != nil) == optIn)
+  }
+
+  @Test("empty bodies: fine for 204, HEAD and no-content endpoints, no data elsewhere")
+  func emptyBodies() async throws {
+    let mount = InProcessURLProtocol.mount(
+      StubHandler { request in
+        let status = request.path == "/gone" ? 204 : 200
+        return .respond(InProcessResponse(status: status, headers: ["Content-Type": "application/json"]))
+      }
+    )
+    defer { mount.unmount() }
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    #expect(try await client.send(Endpoint<NoContent>(path: ["anything"])) == NoContent())
+    #expect(try await client.send(Endpoint<TestTodo?>(path: ["gone"])) == nil)
+    #expect(try await client.send(Endpoint<TestTodo?>(method: .head, path: ["head"])) == nil)
+    #expect(await client.outcome(Endpoint<TestTodo?>(path: ["ok"])) == .failure(.noData))
+    #expect(await client.outcome(Endpoint<TestTodo>(path: ["gone"])) == .failure(.noData))
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Deadlines and cancellation over real sockets, where they are hardest: the toolchain truncates
+/// `timeoutInterval` to whole seconds, and cancelling a task can race with its completion.
+@Suite(
+  "Deadlines and cancellation against the loopback server",
+  .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason),
+  .timeLimit(.minutes(2))
+)
+struct DeadlineAndCancellationTests {
+  @Test("a 0.3 s deadline against a 1.5 s response fails with timeout at the deadline, not at the response")
+  func shortDeadline() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.inject(.init(path: "/todos", delay: 1.5))
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
+      let endpoint = Endpoint<[TestTodo]>(path: ["todos"], deadline: .milliseconds(300))
+
+      let started = ContinuousClock.now
+      let result = await client.outcome(endpoint)
+      let elapsed = ContinuousClock.now - started
+
+      #expect(result == .failure(.timeout))
+      // Not a speed check: it only shows the client did not wait for the 1.5 s response.
+      #expect(elapsed < .milliseconds(1_400), "returned after \(elapsed)")
+      var counters = try await connection.counters()
+      while counters.cancelled == 0 {
+        try await Task.sleep(for: .milliseconds(20))
+        counters = try await connection.counters()
+      }
+      #expect(counters.cancelled == 1, "the server saw the timed-out request go away")
+    }
+  }
+
+  @Test("a response inside its deadline is untouched, also with a sub-second deadline")
+  func responseInsideDeadline() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.inject(.init(path: "/todos", delay: 0.1))
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
+      let list = try await client.send(Endpoint<[TestTodo]>(path: ["todos"], deadline: .milliseconds(900)))
+      #expect(list.count == 200)
+    }
+  }
+
+  @Test(
+    "200 requests cancelled at random moments all end, as cancelled or answered, and leave no task behind")
+  func randomCancellations() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.inject(.init(path: "/todos/1", count: -1, delay: 0.05))
+      let session = URLSession.loopbackTesting()
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: session)
+      let endpoint = Endpoint<TestTodo>(path: ["todos", "1"])
+
+      let results = await concurrently(200) { _ in
+        let request = Task { await client.outcome(endpoint) }
+        try? await Task.sleep(for: .milliseconds(Int.random(in: 0...120)))
+        request.cancel()
+        return await request.value
+      }
+
+      let unexpected = results.filter { result in
+        switch result {
+        case .success(let todo): todo.id != 1
+        case .failure(let error): error != .cancelled
+        }
+      }
+      #expect(results.count == 200)
+      #expect(unexpected.isEmpty, "\(unexpected)")
+      var remaining = await session.runningTaskCount()
+      for _ in 0..<100 where remaining > 0 {
+        try await Task.sleep(for: .milliseconds(20))
+        remaining = await session.runningTaskCount()
+      }
+      #expect(remaining == 0, "\(remaining) URLSession tasks were left running")
+    }
+  }
+}
+
+extension URLSession {
+  /// How many of the session's tasks have not completed.
+  fileprivate func runningTaskCount() async -> Int {
+    await withCheckedContinuation { continuation in
+      getAllTasks { tasks in
+        continuation.resume(returning: tasks.filter { $0.state != URLSessionTask.State.completed }.count)
+      }
+    }
+  }
+}
