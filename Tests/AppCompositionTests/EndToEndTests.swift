@@ -34,9 +34,11 @@ struct EndToEndTests {
         configuration: AppConfiguration(baseURL: connection.baseURL, session: connection.session)
       )
       let viewModel = container.makeTodoListViewModel()
-      try await connection.inject(.init(path: "/todos", status: 500))
+      // Three failures: the first attempt and both of the retry policy's retries.
+      try await connection.inject(.init(path: "/todos", count: 3, status: 500))
       await viewModel.sendAndWait(.refresh)
       #expect(viewModel.state == .failed(message: DomainError.server(status: 500).message))
+      #expect(try await connection.counters().paths["GET /todos"] == 3)
       await viewModel.sendAndWait(.refresh)
       guard case .loaded(let todos) = viewModel.state else {
         Issue.record("expected the list after the failure, got \(viewModel.state)")
