@@ -1,0 +1,52 @@
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+import SampleBackend
+import Testing
+
+@Suite("Response validation")
+struct ResponseValidationTests {
+  @Test("every status from 100 to 599 is judged against the default range: 2xx succeed, the rest are bad status")
+  func statusTable() async {
+    let mount = InProcessURLProtocol.mount(
+      StubHandler { request in
+        let status = Int(request.path.dropFirst()) ?? 0
+        return .respond(
+          InProcessResponse(status: status, headers: ["Content-Type": "application/json"], body: Data("[]".utf8))
+        )
+      }
+    )
+    defer { mount.unmount() }
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    var mismatches: [String] = []
+    for status in 100...599 {
+      let result = await client.outcome(Endpoint<[TestTodo]>(path: [String(status)]))
+      let expected: Result<[TestTodo], NetworkError> =
+        (200..<300).contains(status) ? .success([]) : .failure(.badStatus(code: status, bodyExcerpt: "[]"))
+      if result != expected { mismatches.append("\(status): \(result)") }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches)")
+  }
+
+  @Test("an endpoint can accept statuses outside 2xx")
+  func customRange() async throws {
+    let mount = StubHandler.mount(status: 304, body: "[]")
+    defer { mount.unmount() }
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let list = try await client.send(Endpoint<[TestTodo]>(path: ["cached"], acceptableStatusCodes: 200..<400))
+    #expect(list.isEmpty)
+  }
+
+  @Test("an error body's credential fields are redacted in the bad-status excerpt")
+  func excerptRedacted() async {
+    let mount = StubHandler.mount(status: 400, body: #"{"error":"bad","refreshToken":"rt-secret"}"#)
+    defer { mount.unmount() }
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    guard case .failure(.badStatus(400, let excerpt?)) = await client.outcome(Endpoint<[TestTodo]>(path: ["x"])) else {
+      Issue.record("expected bad status 400 with an excerpt")
+      return
+    }
+    #expect(!excerpt.contains("rt-secret"))
+    #expect(excerpt.contains("bad"))
+  }
+}
