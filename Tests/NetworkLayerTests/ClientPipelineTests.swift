@@ -34,6 +34,20 @@ struct ClientPipelineTests {
     }
 
     var count: Int { requests.withLock { $0.count } }
+
+    func client(
+      interceptors: [any RequestInterceptor],
+      monitors: [any NetworkEventMonitor] = [],
+      clock: any Clock<Duration> = ContinuousClock()
+    ) -> URLSessionHTTPClient {
+      URLSessionHTTPClient(
+        baseURL: mount.baseURL,
+        session: mount.makeSession(),
+        interceptors: interceptors,
+        monitors: monitors,
+        clock: clock
+      )
+    }
   }
 
   /// Appends its mark to `X-Trace` and decides nothing, or what it is told to.
@@ -78,11 +92,7 @@ struct ClientPipelineTests {
   func adaptOrder() async throws {
     let server = ScriptedServer(statuses: [503, 200])
     defer { server.mount.unmount() }
-    let client = URLSessionHTTPClient(
-      baseURL: server.mount.baseURL,
-      session: server.mount.makeSession(),
-      interceptors: [Marker(mark: "a"), Marker(mark: "b", decision: .retryNow)]
-    )
+    let client = server.client(interceptors: [Marker(mark: "a"), Marker(mark: "b", decision: .retryNow)])
     _ = try await client.send(Self.todo)
     let traces = server.requests.withLock { $0.map { $0.header("X-Trace") } }
     #expect(traces == ["a@1,b@1", "a@2,b@2"])
@@ -92,11 +102,7 @@ struct ClientPipelineTests {
   func adaptFailure() async {
     let server = ScriptedServer(statuses: [200])
     defer { server.mount.unmount() }
-    let client = URLSessionHTTPClient(
-      baseURL: server.mount.baseURL,
-      session: server.mount.makeSession(),
-      interceptors: [Marker(mark: "a", adaptError: .invalidRequest("no way"))]
-    )
+    let client = server.client(interceptors: [Marker(mark: "a", adaptError: .invalidRequest("no way"))])
     #expect(await client.outcome(Self.todo) == .failure(.invalidRequest("no way")))
     #expect(server.count == 0)
   }
@@ -105,11 +111,9 @@ struct ClientPipelineTests {
   func firstDecisionWins() async {
     let server = ScriptedServer(statuses: [503, 200])
     defer { server.mount.unmount() }
-    let client = URLSessionHTTPClient(
-      baseURL: server.mount.baseURL,
-      session: server.mount.makeSession(),
-      interceptors: [Marker(mark: "a"), Marker(mark: "b", decision: .fail(.unauthorized)), Self.policy()]
-    )
+    let client = server.client(interceptors: [
+      Marker(mark: "a"), Marker(mark: "b", decision: .fail(.unauthorized)), Self.policy(),
+    ])
     #expect(await client.outcome(Self.todo) == .failure(.unauthorized))
     #expect(server.count == 1)
   }
@@ -120,13 +124,7 @@ struct ClientPipelineTests {
     defer { server.mount.unmount() }
     let clock = TestClock()
     let log = EventLog()
-    let client = URLSessionHTTPClient(
-      baseURL: server.mount.baseURL,
-      session: server.mount.makeSession(),
-      interceptors: [Self.policy()],
-      monitors: [log],
-      clock: clock
-    )
+    let client = server.client(interceptors: [Self.policy()], monitors: [log], clock: clock)
     let call = Task { await client.outcome(Self.todo) }
     try await clock.waitForSleepers(count: 2)  // the deadline and the first backoff
     #expect(server.count == 1)
@@ -144,12 +142,7 @@ struct ClientPipelineTests {
     let server = ScriptedServer(statuses: [429, 200], headers: ["Retry-After": "3"])
     defer { server.mount.unmount() }
     let clock = TestClock()
-    let client = URLSessionHTTPClient(
-      baseURL: server.mount.baseURL,
-      session: server.mount.makeSession(),
-      interceptors: [Self.policy()],
-      clock: clock
-    )
+    let client = server.client(interceptors: [Self.policy()], clock: clock)
     let call = Task { await client.outcome(Self.todo) }
     try await clock.waitForSleepers(count: 2)
     clock.advance(by: .milliseconds(2_900))
@@ -165,12 +158,7 @@ struct ClientPipelineTests {
     let server = ScriptedServer(statuses: [503])
     defer { server.mount.unmount() }
     let clock = TestClock()
-    let client = URLSessionHTTPClient(
-      baseURL: server.mount.baseURL,
-      session: server.mount.makeSession(),
-      interceptors: [Self.policy()],
-      clock: clock
-    )
+    let client = server.client(interceptors: [Self.policy()], clock: clock)
     let call = Task { await client.outcome(Self.todo) }
     try await clock.waitForSleepers(count: 2)
     call.cancel()
@@ -184,12 +172,7 @@ struct ClientPipelineTests {
     let server = ScriptedServer(statuses: [503])
     defer { server.mount.unmount() }
     let clock = TestClock()
-    let client = URLSessionHTTPClient(
-      baseURL: server.mount.baseURL,
-      session: server.mount.makeSession(),
-      interceptors: [Self.policy(maxAttempts: 10)],
-      clock: clock
-    )
+    let client = server.client(interceptors: [Self.policy(maxAttempts: 10)], clock: clock)
     var endpoint = Self.todo
     endpoint.deadline = .milliseconds(500)
     let call = Task { await client.outcome(endpoint) }
@@ -205,11 +188,7 @@ struct ClientPipelineTests {
   func postOptIn(optIn: Bool) async throws {
     let server = ScriptedServer(statuses: [503, 200])
     defer { server.mount.unmount() }
-    let client = URLSessionHTTPClient(
-      baseURL: server.mount.baseURL,
-      session: server.mount.makeSession(),
-      interceptors: [RetryPolicy(baseDelay: .zero)]
-    )
+    let client = server.client(interceptors: [RetryPolicy(baseDelay: .zero)])
     let endpoint = Endpoint<TestTodo>(method: .post, path: ["todos"], isIdempotent: optIn ? true : nil)
     let result = await client.outcome(endpoint)
     #expect(server.count == (optIn ? 2 : 1))

@@ -6,13 +6,15 @@ import Testing
 
 @Suite("Response validation")
 struct ResponseValidationTests {
-  @Test("every status from 100 to 599 is judged against the default range: 2xx succeed, the rest are bad status")
+  @Test(
+    "every status from 100 to 599 is judged against the default range: 2xx succeed, the rest are bad status")
   func statusTable() async {
     let mount = InProcessURLProtocol.mount(
       StubHandler { request in
         let status = Int(request.path.dropFirst()) ?? 0
         return .respond(
-          InProcessResponse(status: status, headers: ["Content-Type": "application/json"], body: Data("[]".utf8))
+          InProcessResponse(
+            status: status, headers: ["Content-Type": "application/json"], body: Data("[]".utf8))
         )
       }
     )
@@ -42,7 +44,9 @@ struct ResponseValidationTests {
     let mount = StubHandler.mount(status: 400, body: #"{"error":"bad","refreshToken":"rt-secret"}"#)
     defer { mount.unmount() }
     let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
-    guard case .failure(.badStatus(400, let excerpt?)) = await client.outcome(Endpoint<[TestTodo]>(path: ["x"])) else {
+    guard
+      case .failure(.badStatus(400, let excerpt?)) = await client.outcome(Endpoint<[TestTodo]>(path: ["x"]))
+    else {
       Issue.record("expected bad status 400 with an excerpt")
       return
     }
