@@ -43,7 +43,7 @@ let package = Package(
     .target(name: "SampleBackend", swiftSettings: strictSettings),
     .executableTarget(
       name: "Showcase",
-      dependencies: ["AppComposition", "SampleBackend", "DomainLayer", "PresentationLayer"],
+      dependencies: ["AppComposition", "SampleBackend", "DomainLayer", "PresentationLayer", "NetworkLayer"],
       swiftSettings: strictSettings
     ),
 

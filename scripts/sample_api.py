@@ -26,8 +26,8 @@ Routes (JSON in and out; errors are ``{"error": "<short message>"}``):
     GET    /articles/today
     POST   /auth/login         {"username", "password"}
     POST   /auth/refresh       {"refreshToken"}   (rotates the refresh token)
-Todo routes require a bearer access token when the ``requireAuth`` config
-flag is on.
+Todo routes require a bearer access token while the ``requireAuth`` config
+flag is on, which it is by default.
 
 Control hooks for tests (never counted, faulted or protected):
     POST   /_control/reset         restore the seed state and defaults -> 204
@@ -87,7 +87,7 @@ USERNAME = "demo"
 PASSWORD = "correct-horse-battery-staple"
 
 DEFAULT_TOKEN_LIFETIME = 3600  # seconds
-DEFAULT_REQUIRE_AUTH = False
+DEFAULT_REQUIRE_AUTH = True
 
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 MALFORMED_BODY = b'{"this is": not json'

@@ -1,17 +1,11 @@
-import AppComposition
-import DomainLayer
 import Foundation
-import PresentationLayer
-import SampleBackend
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// `swift run showcase`: loads the todo list through every layer and prints what each step saw.
+/// `swift run showcase`: a narrated walk through the seed scenarios, on the embedded sample API.
 ///
-/// By default it runs on the embedded sample API (in process, no network needed);
-/// `--base-url URL` points it at a real server such as `scripts/sample_api.py`.
+/// For each step it prints the action, the layers the work passes through, the HTTP exchanges
+/// (credentials redacted), and the resulting states and events, then checks that the app
+/// behaved as described. It exits non-zero if any check failed. `--scenario NAME` runs one,
+/// `--list` lists them, `--base-url URL` runs against a server such as `scripts/sample_api.py`.
 @main
 struct Showcase {
   static func main() async {
@@ -26,22 +20,40 @@ struct Showcase {
       print(Options.usage)
       return
     }
-
-    let configuration: AppConfiguration
-    let apiDescription: String
-    if let baseURL = options.baseURL {
-      configuration = AppConfiguration(baseURL: baseURL, session: URLSession(configuration: .ephemeral))
-      apiDescription = baseURL.absoluteString
-    } else {
-      let mount = SampleAPI().mount()
-      configuration = AppConfiguration(baseURL: mount.baseURL, session: mount.makeSession())
-      apiDescription = "embedded sample API (in process)"
+    if options.showList {
+      for scenario in Scenario.all {
+        print("\(scenario.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(scenario.title)")
+      }
+      return
     }
 
-    print("Layered showcase: the todo list, through every layer")
-    print("API: \(apiDescription)\n")
-    let container = AppContainer(configuration: configuration)
-    let succeeded = await TodoListWalkthrough(viewModel: container.makeTodoListViewModel()).run()
-    exit(succeeded ? 0 : 1)
+    var scenarios = Scenario.all
+    if let name = options.scenario {
+      scenarios = scenarios.filter { $0.name == name }
+      guard !scenarios.isEmpty else {
+        FileHandle.standardError.write(Data("showcase: no scenario \"\(name)\"; see --list\n".utf8))
+        exit(64)
+      }
+    }
+
+    print("Layered showcase on \(options.baseURL?.absoluteString ?? "the embedded sample API (in process)")")
+    var failed: [String] = []
+    var checks = 0
+    for scenario in scenarios {
+      print("\n━━ \(scenario.name): \(scenario.title)")
+      let stage = Stage(baseURL: options.baseURL)
+      do {
+        try await scenario.run(stage)
+      } catch {
+        stage.expect(false, "the scenario could not set its scene: \(error)")
+      }
+      checks += stage.checkCount
+      if !stage.failedChecks.isEmpty { failed.append(scenario.name) }
+    }
+
+    let passed = scenarios.count - failed.count
+    let verdict = failed.isEmpty ? "." : "; not as described: \(failed.joined(separator: ", "))."
+    print("\n\(passed) of \(scenarios.count) scenarios behaved as described (\(checks) checks)\(verdict)")
+    exit(failed.isEmpty ? 0 : 1)
   }
 }

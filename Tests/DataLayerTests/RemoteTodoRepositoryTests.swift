@@ -7,34 +7,57 @@ import Testing
 
 @Suite("RemoteTodoRepository")
 struct RemoteTodoRepositoryTests {
-  private func repository(for connection: SampleBackendConnection) -> RemoteTodoRepository {
-    RemoteTodoRepository(
-      client: URLSessionHTTPClient(baseURL: connection.baseURL, session: connection.session))
-  }
-
-  private func load(_ repository: RemoteTodoRepository) async -> Result<[Todo], DomainError> {
-    do throws(DomainError) {
-      return .success(try await repository.todos())
-    } catch {
-      return .failure(error)
-    }
-  }
-
-  @Test("loads the sample API's 200 todos as entities", arguments: SampleBackendKind.allCases)
+  @Test("loads the sample API's 200 todos as entities, signed in", arguments: SampleBackendKind.allCases)
   func loads(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
-      let todos = try await load(repository(for: connection)).get()
+      let stack = DataStack(connection)
+      try await stack.signIn()
+      let todos = try await Result.of { () async throws(DomainError) in try await stack.todos.todos() }.get()
       #expect(todos.count == 200)
-      #expect(todos.first?.userID == 1)
       #expect(Set(todos.map(\.userID)) == Set(1...10))
+      #expect(stack.todos.cachedTodos() == todos, "a successful load fills the cache")
     }
   }
 
-  @Test("a server error surfaces as a domain server error")
+  @Test("without signing in, loading fails as an expired session without a request")
+  func signedOut() async throws {
+    try await SampleBackendKind.embedded.with { connection in
+      let stack = DataStack(connection)
+      let result = await Result.of { () async throws(DomainError) in try await stack.todos.todos() }
+      #expect(result == .failure(.sessionExpired))
+      let counters = try await connection.counters()
+      #expect(counters.requests == 0)
+    }
+  }
+
+  @Test("a server error surfaces as a domain server error and leaves the cache alone")
   func serverError() async throws {
     try await SampleBackendKind.embedded.with { connection in
+      let stack = DataStack(connection)
+      try await stack.signIn()
+      _ = await Result.of { () async throws(DomainError) in try await stack.todos.todos() }
       try await connection.inject(.init(path: "/todos", status: 503))
-      #expect(await load(repository(for: connection)) == .failure(.server(status: 503)))
+      let result = await Result.of { () async throws(DomainError) in try await stack.todos.todos() }
+      #expect(result == .failure(.server(status: 503)))
+      #expect(stack.todos.cachedTodos()?.count == 200)
+    }
+  }
+
+  @Test("creating and toggling write through to the server and the cache")
+  func createAndToggle() async throws {
+    try await SampleBackendKind.embedded.with { connection in
+      let stack = DataStack(connection)
+      try await stack.signIn()
+      _ = await Result.of { () async throws(DomainError) in try await stack.todos.todos() }
+      let created = try await Result.of { () async throws(DomainError) in
+        try await stack.todos.createTodo(title: "water the plants")
+      }.get()
+      #expect(created.id == 201)
+      let toggled = try await Result.of { () async throws(DomainError) in
+        try await stack.todos.setCompleted(true, forTodoWithID: 201)
+      }.get()
+      #expect(toggled.isCompleted)
+      #expect(stack.todos.cachedTodos()?.last == toggled)
     }
   }
 
@@ -49,7 +72,11 @@ struct RemoteTodoRepositoryTests {
     let repository = RemoteTodoRepository(
       client: URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
     )
-    guard case .failure(.invalidData) = await load(repository) else {
+    guard
+      case .failure(.invalidData) = await Result.of({ () async throws(DomainError) in
+        try await repository.todos()
+      })
+    else {
       Issue.record("expected invalid data")
       return
     }

@@ -42,15 +42,17 @@ public final class LoopbackSampleAPI: Sendable {
     .deletingLastPathComponent()
     .appendingPathComponent("scripts/sample_api.py")
 
-  /// Starts a server and waits until it listens.
-  public static func start() async throws -> LoopbackSampleAPI {
+  /// Starts a server and waits until it listens; `port` 0 picks a free one.
+  public static func start(port: Int = 0) async throws -> LoopbackSampleAPI {
     guard let python = pythonPath else {
       throw StartError(
         description: "python3 not found on PATH; it is required to run the loopback integration tests")
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [scriptURL.path, "--host", "127.0.0.1", "--port", "0", "--exit-on-stdin-eof"]
+    process.arguments = [
+      scriptURL.path, "--host", "127.0.0.1", "--port", String(port), "--exit-on-stdin-eof",
+    ]
     let stdout = Pipe()
     let stdin = Pipe()
     process.standardOutput = stdout

@@ -69,10 +69,24 @@ public struct SampleBackendConnection: Sendable {
   public let baseURL: URL
   /// A session that reaches the backend.
   public let session: URLSession
+  private let setReachable: (@Sendable (Bool) async throws -> Void)?
 
-  public init(baseURL: URL, session: URLSession) {
+  public init(
+    baseURL: URL,
+    session: URLSession,
+    setReachable: (@Sendable (Bool) async throws -> Void)? = nil
+  ) {
     self.baseURL = baseURL
     self.session = session
+    self.setReachable = setReachable
+  }
+
+  /// Takes the backend off the network (requests fail to connect, as when the device is
+  /// offline) or brings it back at the same address. A backend brought back starts from the
+  /// seed state.
+  public func setReachable(_ reachable: Bool) async throws {
+    guard let setReachable else { throw ControlError(description: "this backend cannot go offline") }
+    try await setReachable(reachable)
   }
 
   /// Makes the next matching request(s) misbehave.

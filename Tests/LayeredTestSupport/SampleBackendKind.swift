@@ -24,11 +24,36 @@ public enum SampleBackendKind: String, CaseIterable, Sendable, CustomTestStringC
     case .embedded:
       let mount = SampleAPI().mount()
       defer { mount.unmount() }
-      return try await body(SampleBackendConnection(baseURL: mount.baseURL, session: mount.makeSession()))
+      let connection = SampleBackendConnection(baseURL: mount.baseURL, session: mount.makeSession()) {
+        reachable in reachable ? mount.remount() : mount.unmount()
+      }
+      return try await body(connection)
     case .loopback:
       guard LoopbackSampleAPI.shouldRun else { try Test.cancel(LoopbackSampleAPI.skipReason) }
-      return try await LoopbackSampleAPI.with { server in
-        try await body(SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting()))
+      let current = Locked<LoopbackSampleAPI?>(try await LoopbackSampleAPI.start())
+      guard let first = current.withLock({ $0 }), let port = first.baseURL.port else {
+        throw SampleBackendConnection.ControlError(description: "the loopback server has no port")
+      }
+      let connection = SampleBackendConnection(baseURL: first.baseURL, session: .loopbackTesting()) {
+        reachable in
+        if reachable {
+          let restarted = try await LoopbackSampleAPI.start(port: port)
+          current.withLock { $0 = restarted }
+        } else {
+          let running = current.withLock { server in
+            defer { server = nil }
+            return server
+          }
+          await running?.stop()
+        }
+      }
+      do {
+        let result = try await body(connection)
+        await current.withLock({ $0 })?.stop()
+        return result
+      } catch {
+        await current.withLock({ $0 })?.stop()
+        throw error
       }
     }
   }

@@ -19,6 +19,7 @@ struct DeadlineAndCancellationTests {
   func shortDeadline() async throws {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.configure(requireAuth: false)
       try await connection.inject(.init(path: "/todos", delay: 1.5))
       let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
       let endpoint = Endpoint<[TestTodo]>(path: ["todos"], deadline: .milliseconds(300))
@@ -43,6 +44,7 @@ struct DeadlineAndCancellationTests {
   func responseInsideDeadline() async throws {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.configure(requireAuth: false)
       try await connection.inject(.init(path: "/todos", delay: 0.1))
       let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
       let list = try await client.send(Endpoint<[TestTodo]>(path: ["todos"], deadline: .milliseconds(900)))
@@ -55,6 +57,7 @@ struct DeadlineAndCancellationTests {
   func randomCancellations() async throws {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.configure(requireAuth: false)
       try await connection.inject(.init(path: "/todos/1", count: -1, delay: 0.05))
       let session = URLSession.loopbackTesting()
       let client = URLSessionHTTPClient(baseURL: server.baseURL, session: session)

@@ -16,6 +16,7 @@ struct URLSessionHTTPClientLoopbackTests {
   ) async throws {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.configure(requireAuth: false)
       try await body(URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session), connection)
     }
   }

@@ -22,6 +22,7 @@ struct SampleBackendContractTests {
   @Test("the seed list holds 200 todos, 20 for each of 10 users", arguments: SampleBackendKind.allCases)
   func seedList(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
+      try await connection.configure(requireAuth: false)
       let response = try await connection.raw("GET", "/todos")
       #expect(response.status == 200)
       let todos = try JSONDecoder().decode([WireTodo].self, from: response.body)
@@ -37,6 +38,7 @@ struct SampleBackendContractTests {
   @Test("faults and counters behave as documented", arguments: SampleBackendKind.allCases)
   func faultsAndCounters(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
+      try await connection.configure(requireAuth: false)
       try await connection.inject(
         .init(path: "/todos", method: "GET", count: 2, status: 503, retryAfter: "2"))
       let first = try await connection.raw("GET", "/todos")
@@ -54,6 +56,9 @@ struct SampleBackendContractTests {
   /// The session both backends must answer alike. Each step is one line of the transcript.
   static func scriptedSession(_ connection: SampleBackendConnection) async throws -> [String] {
     var script = ContractTranscript(connection: connection)
+    try await script.exchange("GET", "/todos")
+    try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Bearer at-unknown"])
+    try await connection.configure(requireAuth: false)
     try await script.exchange("GET", "/todos")
     try await script.exchange("GET", "/todos?userId=3&completed=true")
     try await script.exchange("GET", "/todos?userId=three")

@@ -1,27 +1,53 @@
 public import DomainLayer
 public import NetworkLayer
 
-/// A ``TodoRepository`` backed by the HTTP API.
+/// A ``TodoRepository`` backed by the HTTP API, with a ``TodoCache`` for "cached, then fresh".
 ///
 /// It sends the todo endpoints through an ``HTTPClient``, maps each DTO to a ``Todo``, and turns
 /// every ``NetworkError`` into a ``DomainError``. One malformed todo fails the whole load with
 /// ``DomainError/invalidData(reason:)``: showing a partial list as if it were complete would be a
-/// quieter, worse failure.
+/// quieter, worse failure. Successful loads and changes are written through to the cache.
 public struct RemoteTodoRepository: TodoRepository {
   private let client: any HTTPClient
+  private let cache: any TodoCache
 
-  /// Creates the repository on top of a client for the API.
-  public init(client: any HTTPClient) {
+  /// Creates the repository on top of a client for the API and a cache.
+  public init(client: any HTTPClient, cache: any TodoCache = InMemoryTodoCache()) {
     self.client = client
+    self.cache = cache
   }
 
   public func todos() async throws(DomainError) -> [Todo] {
-    let dtos: [TodoDTO]
+    let todos = try await send(TodoEndpoints.list).map { (dto: TodoDTO) throws(DomainError) -> Todo in
+      try dto.toDomain()
+    }
+    cache.save(todos)
+    return todos
+  }
+
+  public func cachedTodos() -> [Todo]? {
+    cache.load()
+  }
+
+  public func createTodo(title: String) async throws(DomainError) -> Todo {
+    let todo = try await send(TodoEndpoints.create(title: title)).toDomain()
+    cache.save((cache.load() ?? []).filter { $0.id != todo.id } + [todo])
+    return todo
+  }
+
+  public func setCompleted(_ isCompleted: Bool, forTodoWithID id: Int) async throws(DomainError) -> Todo {
+    let todo = try await send(TodoEndpoints.setCompleted(isCompleted, id: id)).toDomain()
+    if let cached = cache.load() {
+      cache.save(cached.map { $0.id == todo.id ? todo : $0 })
+    }
+    return todo
+  }
+
+  private func send<Response>(_ endpoint: Endpoint<Response>) async throws(DomainError) -> Response {
     do {
-      dtos = try await client.send(TodoEndpoints.list)
+      return try await client.send(endpoint)
     } catch {
       throw error.domainError
     }
-    return try dtos.map { (dto: TodoDTO) throws(DomainError) -> Todo in try dto.toDomain() }
   }
 }

@@ -7,6 +7,10 @@
 ///
 /// Descriptions never include credentials or tokens: the cases carry no such values.
 public enum DomainError: Error, Sendable, Hashable {
+  /// The username or password was not accepted.
+  case invalidCredentials
+  /// What the user entered cannot be used; `message` says why, in words for them. Nothing was sent.
+  case invalidInput(message: String)
   /// The device could not reach the server at all.
   case offline
   /// The server did not answer in time.
@@ -28,6 +32,10 @@ public enum DomainError: Error, Sendable, Hashable {
   /// A sentence that can be shown to a person as it is.
   public var message: String {
     switch self {
+    case .invalidCredentials:
+      "The username or password is incorrect."
+    case .invalidInput(let message):
+      message
     case .offline:
       "You appear to be offline. Check your connection and try again."
     case .timeout:
@@ -51,7 +59,7 @@ public enum DomainError: Error, Sendable, Hashable {
   public var isRetryable: Bool {
     switch self {
     case .offline, .timeout, .server, .unexpected: true
-    case .notFound, .invalidData, .sessionExpired, .cancelled: false
+    case .invalidCredentials, .invalidInput, .notFound, .invalidData, .sessionExpired, .cancelled: false
     }
   }
 }
@@ -69,6 +77,8 @@ extension DomainError: CustomStringConvertible {
 
   private var caseName: String {
     switch self {
+    case .invalidCredentials: "invalidCredentials"
+    case .invalidInput: "invalidInput"
     case .offline: "offline"
     case .timeout: "timeout"
     case .notFound: "notFound"

@@ -1,9 +1,16 @@
-/// Where todos come from. The domain names the role; the data layer supplies the mechanism
-/// (over HTTP, from a cache, from a fixture).
+/// Where todos come from and where changes to them go. The domain names the role; the data
+/// layer supplies the mechanism (over HTTP, with a cache, from a fixture).
 ///
 /// Implementations report every failure as a ``DomainError`` and honour task cancellation by
 /// stopping their work and throwing ``DomainError/cancelled``.
 public protocol TodoRepository: Sendable {
-  /// All todos visible to the current user, ordered by id.
+  /// All todos visible to the current user, ordered by id, fetched fresh. A successful fetch
+  /// also replaces what ``cachedTodos()`` returns.
   func todos() async throws(DomainError) -> [Todo]
+  /// The todos of the last successful fetch, if any are kept; never touches the network.
+  func cachedTodos() -> [Todo]?
+  /// Creates a todo with `title` and returns it as the server stored it.
+  func createTodo(title: String) async throws(DomainError) -> Todo
+  /// Marks a todo done or not done and returns it as the server stored it.
+  func setCompleted(_ isCompleted: Bool, forTodoWithID id: Int) async throws(DomainError) -> Todo
 }

@@ -1,13 +1,46 @@
 public import DomainLayer
 
 /// What the todo-list screen shows.
-public enum TodoListState: Sendable, Hashable {
-  /// Nothing has been asked for yet.
-  case idle
-  /// A load is under way.
-  case loading
-  /// The list, as last loaded.
-  case loaded([Todo])
-  /// The last load failed; `message` can be shown to a person as it is.
-  case failed(message: String)
+public struct TodoListState: Sendable, Hashable {
+  /// Where loading stands.
+  public enum Phase: Sendable, Hashable {
+    /// Nothing asked for yet.
+    case idle
+    /// A load is under way; ``TodoListState/todos`` may already hold the cached list.
+    case loading
+    /// The list is fresh from the server.
+    case loaded
+    /// The last load failed; ``TodoListState/todos`` still holds what was shown before.
+    case loadFailed(message: String)
+  }
+
+  /// The list as shown, including optimistic changes not yet confirmed.
+  public var todos: [Todo] = []
+  public var phase: Phase = .idle
+  /// The title being typed for a new todo; kept when creating fails, so nothing typed is lost.
+  public var newTitle = ""
+  public var isCreating = false
+  /// A message about the last failed change, in words for the user.
+  public var message: String?
+
+  /// Creates the empty screen.
+  public init() {}
+}
+
+extension TodoListState: CustomStringConvertible {
+  public var description: String {
+    let phase: String =
+      switch phase {
+      case .idle: "idle"
+      case .loading: "loading"
+      case .loaded: "loaded"
+      case .loadFailed(let message): "loadFailed(\"\(message)\")"
+      }
+    let done = todos.filter(\.isCompleted).count
+    var parts = ["\(phase)", "\(todos.count) todos (\(done) done)"]
+    if !newTitle.isEmpty { parts.append("typing \"\(newTitle)\"") }
+    if isCreating { parts.append("creating") }
+    if let message { parts.append("message \"\(message)\"") }
+    return "TodoList(" + parts.joined(separator: ", ") + ")"
+  }
 }

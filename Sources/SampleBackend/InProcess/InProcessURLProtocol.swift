@@ -16,6 +16,7 @@ public final class InProcessURLProtocol: URLProtocol {
     /// `http://<host>`: use it as the base URL of a client.
     public let baseURL: URL
     let host: String
+    let handler: any InProcessHandler
 
     /// A configuration whose sessions route this mount's host through the handler.
     /// Caching is off so that every request reaches the handler.
@@ -32,6 +33,12 @@ public final class InProcessURLProtocol: URLProtocol {
     }
 
     /// Stops routing this mount's host; later requests for it fail to connect.
+    /// Routes this mount's host to its handler again after ``unmount()``, as a server that comes
+    /// back up at the same address.
+    public func remount() {
+      InProcessURLProtocol.handlers.withLock { $0[host] = handler }
+    }
+
     public func unmount() {
       InProcessURLProtocol.handlers.withLock { _ = $0.removeValue(forKey: host) }
     }
@@ -46,7 +53,7 @@ public final class InProcessURLProtocol: URLProtocol {
     handlers.withLock { $0[host] = handler }
     // The host is built from a UUID, so this URL is always well-formed.
     let baseURL = URL(string: "http://\(host)") ?? URL(fileURLWithPath: "/")
-    return Mount(baseURL: baseURL, host: host)
+    return Mount(baseURL: baseURL, host: host, handler: handler)
   }
 
   private static func handler(for url: URL?) -> (any InProcessHandler)? {

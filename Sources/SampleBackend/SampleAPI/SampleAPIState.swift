@@ -5,8 +5,8 @@ struct SampleAPIState: Sendable {
   struct Config: Codable, Sendable, Hashable {
     /// Seconds an access token stays valid.
     var tokenLifetime: Double = 3600
-    /// Whether the todo routes demand a bearer token.
-    var requireAuth = false
+    /// Whether the todo routes demand a bearer token (the contract says they do; tests may relax it).
+    var requireAuth = true
   }
 
   struct Counters: Codable, Sendable, Hashable {

@@ -17,6 +17,7 @@ struct RedirectCredentialTests {
         let elsewhereConnection = SampleBackendConnection(
           baseURL: elsewhere.baseURL, session: .loopbackTesting())
         try await apiConnection.configure(requireAuth: true)
+        try await elsewhereConnection.configure(requireAuth: false)
         let interceptor = AuthInterceptor(
           store: InMemoryTokenStore(try await apiConnection.login()),
           refresher: SampleAPIRefresher(connection: apiConnection)

@@ -1,0 +1,78 @@
+public import DomainLayer
+public import Foundation
+public import NetworkLayer
+
+/// A ``SessionRepository`` that signs in over HTTP and keeps the tokens in a ``TokenStore``.
+///
+/// The session it publishes follows three sources: its own logins and logouts, and the network
+/// layer's session-ended signal (the server rejected the refresh token), which turns it into
+/// ``Session/expired``. It starts as ``Session/signedIn`` when the store already holds tokens, so a
+/// relaunched app stays signed in.
+public final class RemoteSessionRepository: SessionRepository {
+  private let client: any HTTPClient
+  private let tokenStore: any TokenStore
+  private let now: @Sendable () -> Date
+  private let session: StateBroadcaster<Session>
+  private let forgetUserData: @Sendable () -> Void
+  private let listener = Locked<Task<Void, Never>?>(nil)
+
+  /// Creates the repository.
+  ///
+  /// - Parameters:
+  ///   - client: sends the login request; it needs no auth interceptor.
+  ///   - tokenStore: the store the auth interceptor reads.
+  ///   - sessionEvents: the auth interceptor's `sessionEvents`.
+  ///   - forgetUserData: removes what belongs to the signed-in user (caches), called when the
+  ///     session ends for any reason, so the next user never sees the previous one's data.
+  ///   - now: turns `expiresIn` into a date.
+  public init(
+    client: any HTTPClient,
+    tokenStore: any TokenStore,
+    sessionEvents: AsyncStream<SessionEvent>,
+    forgetUserData: @escaping @Sendable () -> Void = {},
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.client = client
+    self.tokenStore = tokenStore
+    self.forgetUserData = forgetUserData
+    self.now = now
+    self.session = StateBroadcaster(tokenStore.tokens == nil ? .signedOut : .signedIn)
+    let task = Task { [weak self] in
+      for await event in sessionEvents {
+        guard case .ended = event, let self else { continue }
+        self.forgetUserData()
+        self.session.update { $0 = .expired }
+      }
+    }
+    listener.withLock { $0 = task }
+  }
+
+  deinit {
+    listener.withLock { $0?.cancel() }
+    session.finish()
+  }
+
+  public func logIn(username: String, password: String) async throws(DomainError) -> User {
+    let pair: TokenPairDTO
+    do {
+      pair = try await client.send(AuthEndpoints.login(username: username, password: password))
+    } catch .badStatus(401, _) {
+      throw .invalidCredentials
+    } catch {
+      throw error.domainError
+    }
+    tokenStore.save(pair.tokens(receivedAt: now()))
+    session.update { $0 = .signedIn }
+    return User(username: username)
+  }
+
+  public func logOut() async {
+    tokenStore.clear()
+    forgetUserData()
+    session.update { $0 = .signedOut }
+  }
+
+  public func sessionUpdates() -> AsyncStream<Session> {
+    session.values()
+  }
+}

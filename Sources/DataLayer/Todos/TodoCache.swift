@@ -1,0 +1,21 @@
+public import DomainLayer
+
+/// Keeps the last todo list that was loaded, so a screen can show it at once (or offline)
+/// while a fresh one is fetched.
+///
+/// Methods are synchronous for the same reason as ``TokenStore``'s: a caller can look at the
+/// cache and decide (show it, fetch, replace it) in one step, with no suspension point in which
+/// another caller could change it, and any code can call them, whatever actor it runs on.
+/// Implementations keep them fast: an in-memory copy in front of any storage.
+///
+/// The cache is an optimisation, so none of its methods fails: a value that cannot be stored is
+/// still served from memory, and stored data that cannot be read is a cache miss.
+public protocol TodoCache: Sendable {
+  /// The cached list, or `nil` when nothing is cached. An empty list is a cached answer: the
+  /// person has no todos.
+  func load() -> [Todo]?
+  /// Replaces the cached list.
+  func save(_ todos: [Todo])
+  /// Forgets the cached list (for example when the person signs out).
+  func clear()
+}

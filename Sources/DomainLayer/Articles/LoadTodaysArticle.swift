@@ -1,0 +1,15 @@
+/// Loads the day's article from an ``ArticleRepository``.
+public struct LoadTodaysArticle: LoadTodaysArticleUseCase {
+  private let repository: any ArticleRepository
+
+  /// Creates the use case.
+  public init(repository: any ArticleRepository) {
+    self.repository = repository
+  }
+
+  public func callAsFunction() -> OutcomeStream<Article> {
+    .outcome { [repository] () async throws(DomainError) in
+      try await repository.todaysArticle()
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Signs in through a ``SessionRepository``, after checking the input.
+public struct LogIn: LogInUseCase {
+  private let repository: any SessionRepository
+
+  /// Creates the use case.
+  public init(repository: any SessionRepository) {
+    self.repository = repository
+  }
+
+  public func callAsFunction(username: String, password: String) -> OutcomeStream<User> {
+    .outcome { [repository] () async throws(DomainError) in
+      let name = username.trimmingCharacters(in: .whitespaces)
+      guard !name.isEmpty, !password.isEmpty else {
+        throw .invalidInput(message: "Enter both your username and your password.")
+      }
+      return try await repository.logIn(username: name, password: password)
+    }
+  }
+}

@@ -1,0 +1,15 @@
+/// Flips a todo's completion through a ``TodoRepository``.
+public struct ToggleTodo: ToggleTodoUseCase {
+  private let repository: any TodoRepository
+
+  /// Creates the use case.
+  public init(repository: any TodoRepository) {
+    self.repository = repository
+  }
+
+  public func callAsFunction(_ todo: Todo) -> OutcomeStream<Todo> {
+    .outcome { [repository] () async throws(DomainError) in
+      try await repository.setCompleted(!todo.isCompleted, forTodoWithID: todo.id)
+    }
+  }
+}

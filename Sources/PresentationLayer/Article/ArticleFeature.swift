@@ -1,0 +1,89 @@
+public import DomainLayer
+
+/// The today's-article screen.
+///
+/// On appear it loads the article (latest wins). While loading, and after a failure, it shows
+/// ``Article/placeholder``; a failure also emits ``Event/loadFailed(message:)`` once, for an alert.
+/// The next appear loads the real article.
+public struct ArticleFeature: Feature {
+  public enum Action: Sendable, Hashable {
+    case appeared
+  }
+
+  public enum SideEffect: Sendable, Hashable {
+    case loadStarted
+    case loaded(Article)
+    case loadFailed
+  }
+
+  public struct State: Sendable, Hashable {
+    /// The article shown: the real one, or the placeholder.
+    public var article = Article.placeholder
+    public var isLoading = false
+
+    /// Creates the screen showing the placeholder.
+    public init() {}
+  }
+
+  public enum Event: Sendable, Hashable {
+    /// The article could not be loaded; `message` is for an alert.
+    case loadFailed(message: String)
+  }
+
+  private let loadArticle: any LoadTodaysArticleUseCase
+
+  /// Creates the feature on top of the load use case.
+  public init(loadArticle: any LoadTodaysArticleUseCase) {
+    self.loadArticle = loadArticle
+  }
+
+  public func plan(for action: Action, in state: State) -> ActionPlan<Self> {
+    switch action {
+    case .appeared:
+      let loadArticle = self.loadArticle
+      return .run(.latest("load"), immediate: [.loadStarted]) { effects in
+        for await outcome in loadArticle() {
+          switch outcome {
+          case .success(let article):
+            effects.apply(.loaded(article))
+          case .failure(.cancelled):
+            break
+          case .failure(let error):
+            effects.apply(.loadFailed)
+            effects.emit(.loadFailed(message: error.message))
+          }
+        }
+      }
+    }
+  }
+
+  public static func reduce(_ state: inout State, _ effect: SideEffect) {
+    switch effect {
+    case .loadStarted:
+      state.isLoading = true
+    case .loaded(let article):
+      state.isLoading = false
+      state.article = article
+    case .loadFailed:
+      state.isLoading = false
+      state.article = .placeholder
+    }
+  }
+}
+
+extension ArticleFeature.State: CustomStringConvertible {
+  public var description: String {
+    let shown = article.isPlaceholder ? "placeholder" : "\"\(article.title)\""
+    return "Article(\(shown)\(isLoading ? ", loading" : ""))"
+  }
+}
+
+/// The today's-article screen's view model.
+public typealias ArticleViewModel = ViewModel<ArticleFeature>
+
+extension ViewModel where F == ArticleFeature {
+  /// Creates the view model showing the placeholder.
+  public convenience init(loadArticle: any LoadTodaysArticleUseCase) {
+    self.init(ArticleFeature(loadArticle: loadArticle), initialState: ArticleFeature.State())
+  }
+}

@@ -1,0 +1,138 @@
+public import DomainLayer
+
+/// The sign-in screen: two fields and a button.
+///
+/// - The button is enabled only when both fields hold something and no login is in flight.
+/// - Tapping it while a login is in flight does nothing (drop-while-busy): a double tap never
+///   sends two logins.
+/// - A failure shows a message a person can read and keeps both fields as typed.
+/// - Success emits ``Event/loggedIn(_:)`` once, for navigation.
+public struct LoginFeature: Feature {
+  public enum Action: Sendable, Hashable {
+    case usernameChanged(String)
+    case passwordChanged(String)
+    case logInTapped
+  }
+
+  public enum SideEffect: Sendable, Hashable {
+    case usernameChanged(String)
+    case passwordChanged(String)
+    case loginStarted
+    case loginSucceeded
+    case loginFailed(message: String)
+  }
+
+  public struct State: Sendable, Hashable {
+    public var username = ""
+    public var password = ""
+    public var isLoggingIn = false
+    /// Why the last attempt failed, in words for the user; `nil` when there is nothing to say.
+    public var errorMessage: String?
+
+    /// Creates the empty form.
+    public init() {}
+
+    /// Whether the button can be tapped.
+    public var isLoginEnabled: Bool {
+      !isLoggingIn && username.contains(where: { !$0.isWhitespace }) && !password.isEmpty
+    }
+  }
+
+  public enum Event: Sendable, Hashable {
+    /// Signed in: move on to the app.
+    case loggedIn(User)
+  }
+
+  private let logIn: any LogInUseCase
+
+  /// Creates the feature on top of the login use case.
+  public init(logIn: any LogInUseCase) {
+    self.logIn = logIn
+  }
+
+  public func plan(for action: Action, in state: State) -> ActionPlan<Self> {
+    switch action {
+    case .usernameChanged(let username):
+      return .immediate(.usernameChanged(username))
+    case .passwordChanged(let password):
+      return .immediate(.passwordChanged(password))
+    case .logInTapped:
+      guard state.isLoginEnabled else { return .none }
+      let (logIn, username, password) = (self.logIn, state.username, state.password)
+      return .run(.dropWhileBusy("login"), immediate: [.loginStarted]) { effects in
+        for await outcome in logIn(username: username, password: password) {
+          switch outcome {
+          case .success(let user):
+            effects.apply(.loginSucceeded)
+            effects.emit(.loggedIn(user))
+          case .failure(.cancelled):
+            break
+          case .failure(let error):
+            effects.apply(.loginFailed(message: error.message))
+          }
+        }
+      }
+    }
+  }
+
+  public static func reduce(_ state: inout State, _ effect: SideEffect) {
+    switch effect {
+    case .usernameChanged(let username):
+      state.username = username
+    case .passwordChanged(let password):
+      state.password = password
+    case .loginStarted:
+      state.isLoggingIn = true
+      state.errorMessage = nil
+    case .loginSucceeded:
+      state.isLoggingIn = false
+      state.password = ""
+    case .loginFailed(let message):
+      state.isLoggingIn = false
+      state.errorMessage = message
+    }
+  }
+}
+
+extension LoginFeature.State: CustomStringConvertible {
+  /// Shows how long the password is, never what it is: states end up in logs.
+  public var description: String {
+    let error = errorMessage.map { ", error: \"\($0)\"" } ?? ""
+    return "Login(username: \"\(username)\", password: \(password.count) characters, "
+      + "loggingIn: \(isLoggingIn), buttonEnabled: \(isLoginEnabled)\(error))"
+  }
+}
+
+extension LoginFeature.SideEffect: CustomStringConvertible {
+  /// Never prints the password.
+  public var description: String {
+    switch self {
+    case .usernameChanged(let username): "usernameChanged(\"\(username)\")"
+    case .passwordChanged(let password): "passwordChanged(\(password.count) characters)"
+    case .loginStarted: "loginStarted"
+    case .loginSucceeded: "loginSucceeded"
+    case .loginFailed(let message): "loginFailed(\"\(message)\")"
+    }
+  }
+}
+
+extension LoginFeature.Action: CustomStringConvertible {
+  /// Never prints the password.
+  public var description: String {
+    switch self {
+    case .usernameChanged(let username): "usernameChanged(\"\(username)\")"
+    case .passwordChanged(let password): "passwordChanged(\(password.count) characters)"
+    case .logInTapped: "logInTapped"
+    }
+  }
+}
+
+/// The sign-in screen's view model.
+public typealias LoginViewModel = ViewModel<LoginFeature>
+
+extension ViewModel where F == LoginFeature {
+  /// Creates the view model with an empty form.
+  public convenience init(logIn: any LogInUseCase) {
+    self.init(LoginFeature(logIn: logIn), initialState: LoginFeature.State())
+  }
+}

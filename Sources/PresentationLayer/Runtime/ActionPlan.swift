@@ -1,0 +1,56 @@
+/// What one action does: side effects to apply at once, and async work to schedule.
+///
+/// A plan is a value; returning one starts nothing. ``ViewModel/send(_:)`` applies the immediate
+/// effects synchronously, in order, then schedules each operation according to its
+/// ``InFlightPolicy``.
+public struct ActionPlan<F: Feature>: Sendable {
+  /// Async work and the policy that governs it.
+  struct Work: Sendable {
+    let policy: InFlightPolicy
+    let operation: @Sendable (Effects<F>) async -> Void
+  }
+
+  /// Applied, in this order, while the action is sent.
+  let immediate: [F.SideEffect]
+
+  /// Scheduled, in this order, after ``immediate`` has been applied.
+  let work: [Work]
+
+  private init(immediate: [F.SideEffect], work: [Work]) {
+    self.immediate = immediate
+    self.work = work
+  }
+
+  /// Does nothing: the action changes no state and starts no work.
+  public static var none: Self {
+    Self(immediate: [], work: [])
+  }
+
+  /// Applies `effects`, in order, while the action is sent, and starts no work.
+  public static func immediate(_ effects: F.SideEffect...) -> Self {
+    Self(immediate: effects, work: [])
+  }
+
+  /// Applies `immediate` while the action is sent, then runs `operation` as `policy` allows.
+  ///
+  /// The operation runs in a Task of its own that holds the view model weakly, and talks back only
+  /// through the ``Effects`` it is handed. It is cancelled when its work is superseded or the view
+  /// model is cancelled or released; from then on its effects and events are ignored. The
+  /// immediate effects apply even when the policy drops the operation.
+  public static func run(
+    _ policy: InFlightPolicy,
+    immediate: [F.SideEffect] = [],
+    _ operation: @escaping @Sendable (Effects<F>) async -> Void
+  ) -> Self {
+    Self(immediate: immediate, work: [Work(policy: policy, operation: operation)])
+  }
+
+  /// Both plans as one: this plan's immediate effects, then `other`'s, then this plan's work
+  /// scheduled, then `other`'s, all while the action is sent, exactly as if the two had been sent
+  /// one after the other with nothing in between.
+  ///
+  /// ``ViewModel/sendAndWait(_:)`` waits for the work of both.
+  public func alongside(_ other: Self) -> Self {
+    Self(immediate: immediate + other.immediate, work: work + other.work)
+  }
+}

@@ -1,0 +1,67 @@
+import AppComposition
+import Foundation
+import NetworkLayer
+import SampleBackend
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Everything one scenario needs: a fresh backend, the live app graph on top of it, control of
+/// the backend, and the narration with its checks.
+final class Stage: Sendable {
+  let container: AppContainer
+  let control: BackendControl
+  let baseURL: URL
+  let session: URLSession
+  /// Takes the embedded API off the network and back; `nil` against a real server.
+  let setReachable: (@Sendable (Bool) -> Void)?
+  private let failures = Locked<[String]>([])
+  private let checks = Locked(0)
+
+  init(baseURL: URL?) {
+    let monitor = ConsoleEventMonitor(verbose: true, prefix: "      ")
+    if let baseURL {
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.urlCache = nil
+      session = URLSession(configuration: configuration)
+      self.baseURL = baseURL
+      setReachable = nil
+    } else {
+      let mount = SampleAPI().mount()
+      session = mount.makeSession()
+      self.baseURL = mount.baseURL
+      setReachable = { reachable in reachable ? mount.remount() : mount.unmount() }
+    }
+    control = BackendControl(baseURL: self.baseURL, session: session)
+    container = AppContainer(
+      configuration: AppConfiguration(baseURL: self.baseURL, session: session, monitors: [monitor])
+    )
+  }
+
+  /// Starts a step: what is sent, and the layers it passes through.
+  func step(_ action: String, through layers: String) {
+    print("\n  ▶ \(action)")
+    print("    path: \(layers)")
+  }
+
+  /// Prints a state or event line.
+  func show(_ label: String, _ value: Any) {
+    print("    \(label): \(value)")
+  }
+
+  /// Records a check of described behaviour.
+  func expect(_ condition: Bool, _ description: String) {
+    checks.withLock { $0 += 1 }
+    print("    \(condition ? "✓" : "✗ NOT AS DESCRIBED:") \(description)")
+    if !condition { failures.withLock { $0.append(description) } }
+  }
+
+  /// Prints a line about something the stage could not do here.
+  func note(_ text: String) {
+    print("    note: \(text)")
+  }
+
+  var failedChecks: [String] { failures.withLock { $0 } }
+  var checkCount: Int { checks.withLock { $0 } }
+}

@@ -1,0 +1,49 @@
+import DataLayer
+import DomainLayer
+import LayeredTestSupport
+import NetworkLayer
+
+/// The data layer's live stack against one sample backend, the way `AppContainer` wires it.
+struct DataStack {
+  let tokenStore = InMemoryTokenStore()
+  let cache = InMemoryTodoCache()
+  let authInterceptor: AuthInterceptor
+  let sessions: RemoteSessionRepository
+  let todos: RemoteTodoRepository
+  let articles: RemoteArticleRepository
+
+  init(_ connection: SampleBackendConnection) {
+    let plain = URLSessionHTTPClient(baseURL: connection.baseURL, session: connection.session)
+    authInterceptor = AuthInterceptor(store: tokenStore, refresher: RemoteTokenRefresher(client: plain))
+    let api = URLSessionHTTPClient(
+      baseURL: connection.baseURL,
+      session: connection.session,
+      interceptors: [authInterceptor]
+    )
+    let cache = self.cache
+    sessions = RemoteSessionRepository(
+      client: plain,
+      tokenStore: tokenStore,
+      sessionEvents: authInterceptor.sessionEvents,
+      forgetUserData: { cache.clear() }
+    )
+    todos = RemoteTodoRepository(client: api, cache: cache)
+    articles = RemoteArticleRepository(client: api)
+  }
+
+  /// Signs in as the sample API's demo user.
+  func signIn() async throws {
+    _ = try await sessions.logIn(username: "demo", password: "correct-horse-battery-staple")
+  }
+}
+
+extension Result where Failure == DomainError {
+  /// The outcome of `body`, as a value.
+  static func of(_ body: () async throws(DomainError) -> Success) async -> Self {
+    do throws(DomainError) {
+      return .success(try await body())
+    } catch {
+      return .failure(error)
+    }
+  }
+}

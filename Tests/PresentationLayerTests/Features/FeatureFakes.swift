@@ -1,0 +1,110 @@
+import DomainLayer
+
+/// Hands out one scripted outcome per call; a `nil` entry waits until ``release(_:)`` or until
+/// the call is cancelled, which lets a test hold work "in flight".
+final class Script<Value: Sendable>: Sendable {
+  private struct State {
+    var outcomes: [Outcome<Value>?]
+    var calls = 0
+    var cancellations = 0
+    var waiting: [CheckedContinuation<Outcome<Value>, Never>] = []
+  }
+
+  private let state: Locked<State>
+
+  init(_ outcomes: [Outcome<Value>?]) {
+    state = Locked(State(outcomes: outcomes))
+  }
+
+  var calls: Int { state.withLock { $0.calls } }
+  var cancellations: Int { state.withLock { $0.cancellations } }
+  var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+  /// Completes the oldest waiting call.
+  func release(_ outcome: Outcome<Value>) {
+    let continuation = state.withLock { $0.waiting.isEmpty ? nil : $0.waiting.removeFirst() }
+    continuation?.resume(returning: outcome)
+  }
+
+  /// The next outcome, waiting for it when the script says so.
+  func next() async -> Outcome<Value> {
+    let scripted: Outcome<Value>?? = state.withLock { state in
+      defer { state.calls += 1 }
+      guard state.calls < state.outcomes.count else {
+        return .some(Outcome<Value>.failure(DomainError.unexpected(reason: "script ran out")))
+      }
+      return .some(state.outcomes[state.calls])
+    }
+    if let scripted = scripted ?? nil { return scripted }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        state.withLock { $0.waiting.append(continuation) }
+      }
+    } onCancel: {
+      let waiting = state.withLock { state in
+        state.cancellations += 1
+        defer { state.waiting.removeAll() }
+        return state.waiting
+      }
+      for continuation in waiting { continuation.resume(returning: .failure(.cancelled)) }
+    }
+  }
+
+  /// Waits until `count` calls are waiting.
+  func waitForWaiting(_ count: Int) async {
+    while waitingCount < count { await Task.yield() }
+  }
+}
+
+struct FakeLogIn: LogInUseCase {
+  let script: Script<User>
+  func callAsFunction(username: String, password: String) -> OutcomeStream<User> {
+    .outcomes { sink in sink.yield(await script.next()) }
+  }
+}
+
+struct FakeObserveTodos: ObserveTodosUseCase {
+  let cached: [Todo]?
+  let script: Script<[Todo]>
+  func callAsFunction() -> OutcomeStream<Snapshot<[Todo]>> {
+    .outcomes { sink in
+      if let cached { sink.yield(Snapshot(cached, from: .cache)) }
+      sink.yield(await script.next().map { Snapshot($0, from: .server) })
+    }
+  }
+}
+
+struct FakeToggleTodo: ToggleTodoUseCase {
+  let script: Script<Todo>
+  func callAsFunction(_ todo: Todo) -> OutcomeStream<Todo> {
+    .outcomes { sink in sink.yield(await script.next()) }
+  }
+}
+
+struct FakeCreateTodo: CreateTodoUseCase {
+  let script: Script<Todo>
+  func callAsFunction(title: String) -> OutcomeStream<Todo> {
+    .outcomes { sink in sink.yield(await script.next()) }
+  }
+}
+
+struct FakeObserveSession: ObserveSessionUseCase {
+  let broadcaster = StateBroadcaster(Session.signedIn)
+  func callAsFunction() -> AsyncStream<Session> { broadcaster.values() }
+}
+
+struct FakeLoadArticle: LoadTodaysArticleUseCase {
+  let script: Script<Article>
+  func callAsFunction() -> OutcomeStream<Article> {
+    .outcomes { sink in sink.yield(await script.next()) }
+  }
+}
+
+enum Fixtures {
+  static let todos: [Todo] = (1...3).compactMap { id in
+    try? Todo(id: id, userID: 1, title: "todo \(id)", isCompleted: id == 2)
+  }
+  static let user = User(username: "demo")
+  static let article = try? Article(
+    id: 1, title: "Real", body: "Text", publishedAt: .init(timeIntervalSince1970: 0))
+}
