@@ -1,4 +1,3 @@
-import DomainLayer
 public import Foundation
 public import NetworkLayer
 
@@ -20,15 +19,7 @@ public import NetworkLayer
 /// The file holds the tokens in clear text, protected by its mode only. On platforms with a
 /// keychain, a keychain-backed store is the stronger choice.
 public final class FileTokenStore: TokenStore {
-  private struct State {
-    var tokens: AuthTokens?
-    // Handed out with each change, so the file never ends older than `tokens`.
-    var generation: UInt64 = 0
-  }
-
-  private let file: AtomicFile
-  private let state: Locked<State>
-  private let onFailure: @Sendable (StorageFailure) -> Void
+  private let storage: PersistedValue<AuthTokens>
 
   /// Creates the store on the file at `fileURL` and loads it now.
   ///
@@ -37,71 +28,21 @@ public final class FileTokenStore: TokenStore {
   /// - Parameter onFailure: told about every read, decode, write or delete that fails; called
   ///   synchronously by the failing call, holding no lock, so it may read this store.
   public init(fileURL: URL, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }) {
-    file = AtomicFile(url: fileURL)
-    self.onFailure = onFailure
-    state = Locked(State(tokens: Self.loadTokens(from: file, onFailure: onFailure)))
+    storage = PersistedValue(
+      fileURL: fileURL,
+      encode: { try JSONEncoder().encode($0) },
+      decode: { try JSONDecoder().decode(AuthTokens.self, from: $0) },
+      onFailure: onFailure
+    )
   }
 
-  public var tokens: AuthTokens? { state.withLock { $0.tokens } }
+  public var tokens: AuthTokens? { storage.value }
 
-  public func save(_ tokens: AuthTokens) {
-    let generation = state.withLock { state in
-      state.tokens = tokens
-      state.generation += 1
-      return state.generation
-    }
-    // Encoding and writing happen outside the lock, so reads never wait for the disk.
-    do throws(StorageFailure) {
-      try file.replace(with: Self.encode(tokens, path: file.path), generation: generation)
-    } catch {
-      onFailure(error)
-    }
-  }
+  public func save(_ tokens: AuthTokens) { storage.set(tokens) }
 
-  public func clear() {
-    let generation = state.withLock { state in
-      state.tokens = nil
-      state.generation += 1
-      return state.generation
-    }
-    do throws(StorageFailure) {
-      try file.replace(with: nil, generation: generation)
-    } catch {
-      onFailure(error)
-    }
-  }
+  public func clear() { storage.set(nil) }
 
-  private static func encode(_ tokens: AuthTokens, path: String) throws(StorageFailure) -> Data {
-    do {
-      return try JSONEncoder().encode(tokens)
-    } catch {
-      // The encoder's error is dropped on purpose: it may describe the value.
-      throw StorageFailure(.encode, path: path)
-    }
-  }
-
-  private static func loadTokens(
-    from file: AtomicFile, onFailure: @Sendable (StorageFailure) -> Void
-  ) -> AuthTokens? {
-    do throws(StorageFailure) {
-      guard let data = try file.contents() else { return nil }
-      do {
-        return try JSONDecoder().decode(AuthTokens.self, from: data)
-      } catch {
-        // The decoder's error is dropped on purpose: it may quote the file's contents.
-        throw StorageFailure(.decode, path: file.path)
-      }
-    } catch {
-      onFailure(error)
-    }
-    // Whatever is in the file will never be read: delete it so the next launch starts clean.
-    do throws(StorageFailure) {
-      try file.discard()
-    } catch {
-      onFailure(error)
-    }
-    return nil
-  }
+  private var file: AtomicFile { storage.file }
 }
 
 extension FileTokenStore: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

@@ -16,15 +16,7 @@ public import Foundation
 ///
 /// The file's format is private to this type: `Todo` itself knows nothing of persistence.
 public final class FileTodoCache: TodoCache {
-  private struct State {
-    var todos: [Todo]?
-    // Handed out with each change, so the file never ends older than `todos`.
-    var generation: UInt64 = 0
-  }
-
-  private let file: AtomicFile
-  private let state: Locked<State>
-  private let onFailure: @Sendable (StorageFailure) -> Void
+  private let storage: PersistedValue<[Todo]>
 
   /// Creates the cache on the file at `fileURL` and loads it now.
   ///
@@ -33,70 +25,22 @@ public final class FileTodoCache: TodoCache {
   /// - Parameter onFailure: told about every read, decode, write or delete that fails; called
   ///   synchronously by the failing call, holding no lock, so it may read this cache.
   public init(fileURL: URL, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }) {
-    file = AtomicFile(url: fileURL)
-    self.onFailure = onFailure
-    state = Locked(State(todos: Self.loadTodos(from: file, onFailure: onFailure)))
+    storage = PersistedValue(
+      fileURL: fileURL,
+      encode: { try JSONEncoder().encode($0.map(StoredTodo.init)) },
+      decode: { data in
+        try JSONDecoder().decode([StoredTodo].self, from: data)
+          .map { (todo: StoredTodo) throws(DomainError) -> Todo in try todo.toDomain() }
+      },
+      onFailure: onFailure
+    )
   }
 
-  public func load() -> [Todo]? { state.withLock { $0.todos } }
+  public func load() -> [Todo]? { storage.value }
 
-  public func save(_ todos: [Todo]) {
-    let generation = state.withLock { state in
-      state.todos = todos
-      state.generation += 1
-      return state.generation
-    }
-    // Encoding and writing happen outside the lock, so reads never wait for the disk.
-    do throws(StorageFailure) {
-      try file.replace(with: Self.encode(todos, path: file.path), generation: generation)
-    } catch {
-      onFailure(error)
-    }
-  }
+  public func save(_ todos: [Todo]) { storage.set(todos) }
 
-  public func clear() {
-    let generation = state.withLock { state in
-      state.todos = nil
-      state.generation += 1
-      return state.generation
-    }
-    do throws(StorageFailure) {
-      try file.replace(with: nil, generation: generation)
-    } catch {
-      onFailure(error)
-    }
-  }
-
-  private static func encode(_ todos: [Todo], path: String) throws(StorageFailure) -> Data {
-    do {
-      return try JSONEncoder().encode(todos.map(StoredTodo.init))
-    } catch {
-      throw StorageFailure(.encode, path: path)
-    }
-  }
-
-  private static func loadTodos(
-    from file: AtomicFile, onFailure: @Sendable (StorageFailure) -> Void
-  ) -> [Todo]? {
-    do throws(StorageFailure) {
-      guard let data = try file.contents() else { return nil }
-      do {
-        let stored = try JSONDecoder().decode([StoredTodo].self, from: data)
-        return try stored.map { (todo: StoredTodo) throws(DomainError) -> Todo in try todo.toDomain() }
-      } catch {
-        throw StorageFailure(.decode, path: file.path)
-      }
-    } catch {
-      onFailure(error)
-    }
-    // Whatever is in the file will never be read: delete it so the next launch starts clean.
-    do throws(StorageFailure) {
-      try file.discard()
-    } catch {
-      onFailure(error)
-    }
-    return nil
-  }
+  public func clear() { storage.set(nil) }
 }
 
 /// How a todo is written in the cache file: a plain mirror of ``Todo``, which stays free of
