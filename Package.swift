@@ -70,7 +70,7 @@ let package = Package(
     ),
     .testTarget(
       name: "PresentationLayerTests",
-      dependencies: ["PresentationLayer", "DomainLayer", "LayeredTestSupport", "SampleBackend"],
+      dependencies: ["PresentationLayer", "DomainLayer", "LayeredTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(

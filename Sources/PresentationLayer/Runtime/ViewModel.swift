@@ -1,3 +1,5 @@
+import DomainLayer
+
 /// Runs a ``Feature``: actions in, states and one-shot events out.
 ///
 /// Guarantees:
@@ -6,8 +8,8 @@
 ///   the same lock, so a ``InFlightPolicy/dropWhileBusy(_:)`` lane never starts twice.
 /// - The state is published only when a side effect changes it. Each new state is reduced and
 ///   numbered under one lock, so every observer sees the same states in the same order. They are
-///   handed to observers after the lock is released: resuming a reader under a lock that a
-///   cancellation handler may take can deadlock (see `EventBroadcaster`).
+///   handed over once that lock is released, so no lock is held while an observer's Task is
+///   resumed: that could deadlock against the observer being cancelled at the same moment.
 /// - Work that has been superseded or cancelled cannot change the state or emit events, whether
 ///   or not its operation checks for cancellation.
 /// - No outcome of any work can stop later actions from working: a failure is a side effect like
@@ -251,8 +253,10 @@ extension ViewModel {
   /// What to do once the lock is released.
   ///
   /// Cancelling a Task runs its cancellation handlers synchronously, and those may call back into
-  /// the view model (an operation's `onCancel`, a nested `sendAndWait`): doing it under the lock,
-  /// which is not reentrant, would deadlock.
+  /// the view model (an operation's `onCancel`, a nested `sendAndWait`): under the lock, which is
+  /// not reentrant, that would deadlock. Resuming a continuation takes a runtime lock of the
+  /// resumed Task that its cancellation holds while running handlers, one of which
+  /// (`sendAndWait`'s) takes this lock: resuming under it could deadlock too.
   private struct Aftermath {
     var tasksToCancel: [Task<Void, Never>] = []
     var waitersToResume: [CheckedContinuation<Void, Never>] = []

@@ -1,3 +1,5 @@
+import DomainLayer
+
 /// Sends each value to every current listener, in one order, without ever holding a lock while
 /// it hands a value over.
 ///

@@ -1,0 +1,47 @@
+import LayeredTestSupport
+import PresentationLayer
+import Testing
+
+@Suite("ViewModel runtime: failures", .timeLimit(.minutes(1)))
+struct RuntimeFailureTests {
+  @Test(
+    "after any number of failed operations the next action still works",
+    arguments: [
+      InFlightPolicy.merge("load"), .latest("load"), .dropWhileBusy("load"), .queue("load"),
+    ]
+  )
+  func inputSurvivesFailures(policy: InFlightPolicy) async {
+    let backend = ScriptedBackend()
+    let viewModel = ViewModel(backend: backend)
+    let recorder = StreamRecorder(viewModel.states)
+    let failures: [ToyFailure] = [.offline, .server(status: 500), .timeout, .server(status: 503)]
+    for (attempt, failure) in failures.enumerated() {
+      backend.answer("load \(attempt)", with: .failure(failure))
+      await viewModel.sendAndWait(.load("load \(attempt)", policy))
+    }
+    backend.answer("load 4", with: .success(["fresh"]))
+    await viewModel.sendAndWait(.load("load 4", policy))
+
+    let loads = await recorder.waitUntil { $0.last?.load == .loaded(["fresh"]) }.map(\.load)
+    let failed = failures.flatMap { [SearchFeature.Load.loading, .failed($0.message)] }
+    #expect(loads == [.idle] + failed + [.loading, .loaded(["fresh"])])
+  }
+
+  @Test("failures in flight side by side do not stop the next action either")
+  func concurrentFailures() async {
+    let backend = ScriptedBackend()
+    let viewModel = ViewModel(backend: backend)
+    await withTaskGroup(of: Void.self) { group in
+      for attempt in 0..<10 {
+        group.addTask { await viewModel.sendAndWait(.load("load \(attempt)", .merge("load"))) }
+      }
+      for attempt in 0..<10 { await backend.waitFor(.started("load \(attempt)")) }
+      for attempt in 0..<10 { backend.answer("load \(attempt)", with: .failure(.offline)) }
+    }
+    #expect(viewModel.state.load == .failed(ToyFailure.offline.message))
+    backend.answer("retry", with: .success(["fresh"]))
+    // Drop-while-busy would drop the retry if any failed work still held the lane.
+    await viewModel.sendAndWait(.load("retry", .dropWhileBusy("load")))
+    #expect(viewModel.state.load == .loaded(["fresh"]))
+  }
+}
