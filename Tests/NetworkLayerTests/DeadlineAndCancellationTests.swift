@@ -28,6 +28,21 @@ struct DeadlineAndCancellationTests {
 
       // The answer would have been a success at 1.5 s; a timeout means the deadline ended the call.
       #expect(result == .failure(.timeout))
+    }
+  }
+
+  @Test("a call that times out is abandoned, and the server sees the request go away")
+  func timedOutRequestIsCancelled() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.configure(requireAuth: false)
+      // Far longer than the deadline, so that even on a loaded machine the answer cannot come first.
+      try await connection.inject(.init(path: "/todos", delay: 30))
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
+
+      let result = await client.outcome(Endpoint<[TestTodo]>(path: ["todos"], deadline: .milliseconds(300)))
+
+      #expect(result == .failure(.timeout))
       var counters = try await connection.counters()
       for _ in 0..<500 where counters.cancelled < (counters.paths["GET /todos"] ?? 0) {
         try await Task.sleep(for: .milliseconds(10))
