@@ -1,6 +1,7 @@
 import AppComposition
 import Foundation
 import NetworkLayer
+import PresentationLayer
 import SampleBackend
 
 #if canImport(FoundationNetworking)
@@ -37,6 +38,14 @@ final class Stage: Sendable {
     container = AppContainer(
       configuration: AppConfiguration(baseURL: self.baseURL, session: session, monitors: [monitor])
     )
+  }
+
+  /// Signs in as the sample API's demo user through the login screen, as a person would.
+  func signIn() async {
+    let login = container.makeLoginViewModel()
+    login.send(.usernameChanged("demo"))
+    login.send(.passwordChanged("correct-horse-battery-staple"))
+    await login.sendAndWait(.logInTapped)
   }
 
   /// Starts a step: what is sent, and the layers it passes through.

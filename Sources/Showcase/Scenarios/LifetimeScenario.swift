@@ -7,10 +7,7 @@ extension Scenario {
     name: "close-cancels",
     title: "A screen closed mid-request cancels the request and is released"
   ) { stage in
-    let login = stage.container.makeLoginViewModel()
-    login.send(.usernameChanged("demo"))
-    login.send(.passwordChanged("correct-horse-battery-staple"))
-    await login.sendAndWait(.logInTapped)
+    await stage.signIn()
 
     stage.step(
       "open the todo list while the server takes 30 s to answer, then close it",

@@ -11,12 +11,6 @@ extension Scenario {
     let sessions = EventTap(stage.container.observeSession())
     let path = "10 × TodoListViewModel → ObserveTodos → RemoteTodoRepository → AuthInterceptor → GET /todos"
 
-    func signIn() async {
-      let login = stage.container.makeLoginViewModel()
-      login.send(.usernameChanged("demo"))
-      login.send(.passwordChanged("correct-horse-battery-staple"))
-      await login.sendAndWait(.logInTapped)
-    }
     func refreshAll(_ screens: [TodoListViewModel]) async {
       await withTaskGroup(of: Void.self) { group in
         for screen in screens { group.addTask { await screen.sendAndWait(.refresh) } }
@@ -26,7 +20,7 @@ extension Scenario {
     stage.step(
       "sign in with a token the server will reject at once", through: "LoginViewModel → POST /auth/login")
     try await stage.control.configure(["tokenLifetime": 0])
-    await signIn()
+    await stage.signIn()
     try await stage.control.configure(["tokenLifetime": 3600])
     let before = try await stage.control.counters().refreshes
 
@@ -41,7 +35,7 @@ extension Scenario {
 
     stage.step("sign in again; now the server rejects every refresh; ten screens refresh", through: path)
     try await stage.control.configure(["tokenLifetime": 0])
-    await signIn()
+    await stage.signIn()
     try await stage.control.configure(["tokenLifetime": 3600])
     try await stage.control.inject(["path": "/auth/refresh", "status": 401, "count": -1])
     _ = await sessions.drain()

@@ -7,11 +7,8 @@ extension Scenario {
     name: "todos-recover",
     title: "The todo list shows loadFailed on failure and the list on the next refresh"
   ) { stage in
-    let login = stage.container.makeLoginViewModel()
-    login.send(.usernameChanged("demo"))
-    login.send(.passwordChanged("correct-horse-battery-staple"))
     stage.step("sign in", through: "LoginViewModel → LogIn → RemoteSessionRepository → POST /auth/login")
-    await login.sendAndWait(.logInTapped)
+    await stage.signIn()
 
     let todoList = stage.container.makeTodoListViewModel()
     let path =
