@@ -3,25 +3,23 @@
 /// Plain `AsyncStream` is single-consumer: two loops over one stream split its values between
 /// them. A broadcaster instead gives every observer its own stream, which starts with the value
 /// current at the moment of subscribing and then receives every later value, in order, without
-/// dropping any. Ending the broadcaster finishes every observer's stream.
+/// gaps or repeats. Ending the broadcaster finishes every observer's stream.
+///
+/// Changes are applied and queued under a lock, and handed to observers after it is released
+/// (through ``EventBroadcaster``): handing a value to a waiting reader under a lock can deadlock
+/// against that reader being cancelled at the same moment.
 package final class StateBroadcaster<Value: Sendable>: Sendable {
-  private struct Storage {
-    var value: Value
-    var observers: [Int: AsyncStream<Value>.Continuation] = [:]
-    var nextID = 0
-    var isFinished = false
-  }
-
-  private let storage: Locked<Storage>
+  private let current: Locked<Value>
+  private let changes = EventBroadcaster<Value>()
 
   /// Creates a broadcaster whose current value is `initial`.
   package init(_ initial: Value) {
-    storage = Locked(Storage(value: initial))
+    current = Locked(initial)
   }
 
   /// The current value.
   package var value: Value {
-    storage.withLock { $0.value }
+    current.withLock { $0 }
   }
 
   /// A new stream that yields the current value at once, then every change.
@@ -29,48 +27,24 @@ package final class StateBroadcaster<Value: Sendable>: Sendable {
   /// The stream finishes when the broadcaster finishes or is released; an observer that stops
   /// listening is forgotten.
   package func values() -> AsyncStream<Value> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
-    let id: Int? = storage.withLock { storage in
-      continuation.yield(storage.value)
-      guard !storage.isFinished else { return nil }
-      let id = storage.nextID
-      storage.nextID += 1
-      storage.observers[id] = continuation
-      return id
-    }
-    guard let id else {
-      continuation.finish()
-      return stream
-    }
-    continuation.onTermination = { [weak self] _ in
-      _ = self?.storage.withLock { $0.observers.removeValue(forKey: id) }
-    }
-    return stream
+    // Under the same lock as `update`, so no change falls between the first value and the rest.
+    current.withLock { value in changes.stream(startingWith: value) }
   }
 
   /// Changes the current value with `transform` and sends the result to every observer.
   ///
-  /// The change and the delivery happen under one lock, so concurrent updates reach every
-  /// observer in the same order in which they were applied.
+  /// Changes are numbered in the order they are applied and every observer receives them in
+  /// that order.
   package func update(_ transform: (inout Value) -> Void) {
-    storage.withLock { storage in
-      guard !storage.isFinished else { return }
-      transform(&storage.value)
-      for observer in storage.observers.values { observer.yield(storage.value) }
+    current.withLock { value in
+      transform(&value)
+      changes.enqueue(value)
     }
+    changes.deliverQueued()
   }
 
-  /// Finishes every observer's stream; later updates are ignored.
+  /// Finishes every observer's stream; later updates still change the value but reach nobody.
   package func finish() {
-    let observers = storage.withLock { storage in
-      storage.isFinished = true
-      defer { storage.observers.removeAll() }
-      return Array(storage.observers.values)
-    }
-    for observer in observers { observer.finish() }
-  }
-
-  deinit {
-    finish()
+    changes.finish()
   }
 }
