@@ -101,9 +101,7 @@ struct SeedScenarioTests {
       try await connection.configure(tokenLifetime: 3600)
 
       let screens = (0..<20).map { _ in app.container.makeTodoListViewModel() }
-      await withTaskGroup(of: Void.self) { group in
-        for screen in screens { group.addTask { await screen.sendAndWait(.refresh) } }
-      }
+      await Self.refreshAll(screens)
       #expect(screens.allSatisfy { $0.state.phase == .loaded })
       let firstRound = try await connection.counters().refreshes
       #expect(firstRound == 1)
@@ -113,9 +111,7 @@ struct SeedScenarioTests {
       await app.signIn()
       try await connection.inject(.init(path: "/auth/refresh", count: -1, status: 401))
       let events = screens.map { StreamRecorder($0.events) }
-      await withTaskGroup(of: Void.self) { group in
-        for screen in screens { group.addTask { await screen.sendAndWait(.refresh) } }
-      }
+      await Self.refreshAll(screens)
       let expired = TodoListState.Phase.loadFailed(message: DomainError.sessionExpired.message)
       #expect(screens.allSatisfy { $0.state.phase == expired })
       let secondRound = try await connection.counters().refreshes
@@ -150,6 +146,13 @@ struct SeedScenarioTests {
         counters = try await connection.counters()
       }
       #expect(counters.cancelled == 1, "the server saw the request go away")
+    }
+  }
+
+  /// Sends `.refresh` to every screen at the same moment and waits for all of them.
+  private static func refreshAll(_ screens: [TodoListViewModel]) async {
+    await withTaskGroup(of: Void.self) { group in
+      for screen in screens { group.addTask { await screen.sendAndWait(.refresh) } }
     }
   }
 }

@@ -21,17 +21,6 @@ struct URLSessionHTTPClientLoopbackTests {
     }
   }
 
-  private func outcome<Response>(
-    _ client: URLSessionHTTPClient,
-    _ endpoint: Endpoint<Response>
-  ) async -> Result<Response, NetworkError> {
-    do throws(NetworkError) {
-      return .success(try await client.send(endpoint))
-    } catch {
-      return .failure(error)
-    }
-  }
-
   @Test("a 200 decodes the whole list")
   func decodes() async throws {
     try await withClient { client, _ in
@@ -44,7 +33,7 @@ struct URLSessionHTTPClientLoopbackTests {
   @Test("a missing todo is bad status 404 with the server's message")
   func notFound() async throws {
     try await withClient { client, _ in
-      let result = await outcome(client, Endpoint<TestTodo>(path: ["todos", "9999"]))
+      let result = await client.outcome(Endpoint<TestTodo>(path: ["todos", "9999"]))
       #expect(result == .failure(.badStatus(code: 404, bodyExcerpt: #"{"error":"not found"}"#)))
     }
   }
@@ -53,7 +42,7 @@ struct URLSessionHTTPClientLoopbackTests {
   func serverError() async throws {
     try await withClient { client, connection in
       try await connection.inject(.init(path: "/todos", status: 500))
-      let result = await outcome(client, todos)
+      let result = await client.outcome(todos)
       #expect(result == .failure(.badStatus(code: 500, bodyExcerpt: #"{"error":"injected fault"}"#)))
     }
   }
@@ -62,7 +51,7 @@ struct URLSessionHTTPClientLoopbackTests {
   func malformed() async throws {
     try await withClient { client, connection in
       try await connection.inject(.init(path: "/todos", body: .malformed))
-      guard case .failure(.decodingFailed) = await outcome(client, todos) else {
+      guard case .failure(.decodingFailed) = await client.outcome(todos) else {
         Issue.record("expected decoding failed")
         return
       }
@@ -73,7 +62,7 @@ struct URLSessionHTTPClientLoopbackTests {
   func empty() async throws {
     try await withClient { client, connection in
       try await connection.inject(.init(path: "/todos", body: .empty))
-      #expect(await outcome(client, todos) == .failure(.noData))
+      #expect(await client.outcome(todos) == .failure(.noData))
     }
   }
 
@@ -83,14 +72,14 @@ struct URLSessionHTTPClientLoopbackTests {
       // Every attempt is reset: libcurl quietly re-sends a request once when a reused
       // keep-alive connection dies, so a single reset would not be seen by the client.
       try await connection.inject(.init(path: "/todos", count: -1, body: .reset))
-      let reset = await outcome(client, todos)
+      let reset = await client.outcome(todos)
       guard case .failure(.transport) = reset else {
         Issue.record("a reset connection should be a transport error, got \(reset)")
         return
       }
       _ = try await connection.raw("DELETE", "/_control/faults")
       try await connection.inject(.init(path: "/todos", body: .truncated))
-      guard case .failure(.transport) = await outcome(client, todos) else {
+      guard case .failure(.transport) = await client.outcome(todos) else {
         Issue.record("a truncated body should be a transport error")
         return
       }
@@ -102,7 +91,7 @@ struct URLSessionHTTPClientLoopbackTests {
     let server = try await LoopbackSampleAPI.start()
     await server.stop()
     let client = URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting())
-    let result = await outcome(client, todos)
+    let result = await client.outcome(todos)
     #expect(result == .failure(.transport(code: URLError.Code.cannotConnectToHost.rawValue)))
   }
 
@@ -111,11 +100,7 @@ struct URLSessionHTTPClientLoopbackTests {
     try await withClient { client, connection in
       try await connection.inject(.init(path: "/todos", delay: 30))
       let endpoint = todos
-      let request = Task { () -> Result<[TestTodo], NetworkError> in
-        do throws(NetworkError) { return .success(try await client.send(endpoint)) } catch {
-          return .failure(error)
-        }
-      }
+      let request = Task { await client.outcome(endpoint) }
       while try await connection.counters().requests == 0 {
         try await Task.sleep(for: .milliseconds(5))
       }

@@ -11,12 +11,7 @@ struct URLSessionHTTPClientStubTests {
     to mount: InProcessURLProtocol.Mount
   ) async -> Result<Response, NetworkError> {
     defer { mount.unmount() }
-    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
-    do {
-      return .success(try await client.send(endpoint))
-    } catch {
-      return .failure(error)
-    }
+    return await URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession()).outcome(endpoint)
   }
 
   private let todos = Endpoint<[TestTodo]>(path: ["todos"])
@@ -135,11 +130,7 @@ struct URLSessionHTTPClientStubTests {
     defer { mount.unmount() }
     let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
     let endpoint = todos
-    let request = Task { () -> Result<[TestTodo], NetworkError> in
-      do throws(NetworkError) { return .success(try await client.send(endpoint)) } catch {
-        return .failure(error)
-      }
-    }
+    let request = Task { await client.outcome(endpoint) }
     var started = handlerStarted.stream.makeAsyncIterator()
     await started.next()
     request.cancel()

@@ -11,12 +11,6 @@ public struct RemoteArticleRepository: ArticleRepository {
   }
 
   public func todaysArticle() async throws(DomainError) -> Article {
-    let dto: ArticleDTO
-    do {
-      dto = try await client.send(ArticleEndpoints.today)
-    } catch {
-      throw error.domainError
-    }
-    return try dto.toDomain()
+    try await client.sendTranslatingErrors(ArticleEndpoints.today).toDomain()
   }
 }

@@ -18,7 +18,8 @@ public struct RemoteTodoRepository: TodoRepository {
   }
 
   public func todos() async throws(DomainError) -> [Todo] {
-    let todos = try await send(TodoEndpoints.list).map { (dto: TodoDTO) throws(DomainError) -> Todo in
+    let todos = try await client.sendTranslatingErrors(TodoEndpoints.list).map {
+      (dto: TodoDTO) throws(DomainError) -> Todo in
       try dto.toDomain()
     }
     cache.save(todos)
@@ -30,24 +31,17 @@ public struct RemoteTodoRepository: TodoRepository {
   }
 
   public func createTodo(title: String) async throws(DomainError) -> Todo {
-    let todo = try await send(TodoEndpoints.create(title: title)).toDomain()
+    let todo = try await client.sendTranslatingErrors(TodoEndpoints.create(title: title)).toDomain()
     cache.save((cache.load() ?? []).filter { $0.id != todo.id } + [todo])
     return todo
   }
 
   public func setCompleted(_ isCompleted: Bool, forTodoWithID id: Int) async throws(DomainError) -> Todo {
-    let todo = try await send(TodoEndpoints.setCompleted(isCompleted, id: id)).toDomain()
+    let todo = try await client.sendTranslatingErrors(TodoEndpoints.setCompleted(isCompleted, id: id))
+      .toDomain()
     if let cached = cache.load() {
       cache.save(cached.map { $0.id == todo.id ? todo : $0 })
     }
     return todo
-  }
-
-  private func send<Response>(_ endpoint: Endpoint<Response>) async throws(DomainError) -> Response {
-    do {
-      return try await client.send(endpoint)
-    } catch {
-      throw error.domainError
-    }
   }
 }

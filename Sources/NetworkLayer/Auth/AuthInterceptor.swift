@@ -105,10 +105,3 @@ public final class AuthInterceptor: RequestInterceptor {
     return String(value.dropFirst("Bearer ".count))
   }
 }
-
-extension Duration {
-  /// The duration in seconds, as Foundation measures time.
-  var timeInterval: TimeInterval {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
-  }
-}

@@ -219,8 +219,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   /// Foundation's own timeout, set well past the client's deadline so that only the client's
   /// deadline ever fires: the toolchain truncates sub-second values, and 0 means "at once".
   private static func transportTimeout(for deadline: Duration) -> TimeInterval {
-    let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
-    return max(1, seconds.rounded(.up) + 1)
+    max(1, deadline.timeInterval.rounded(.up) + 1)
   }
 
   private static let attemptLimit = 100
