@@ -23,16 +23,19 @@ let package = Package(
     .executable(name: "showcase", targets: ["Showcase"]),
   ],
   targets: [
-    .target(name: "DomainLayer", swiftSettings: strictSettings),
-    .target(name: "NetworkLayer", swiftSettings: strictSettings),
+    // Package-internal: one copy of what several layers need (a lock, a broadcaster). No product
+    // exposes it and its declarations are `package`, so it adds no arrow an app can see.
+    .target(name: "LayeredSupport", swiftSettings: strictSettings),
+    .target(name: "DomainLayer", dependencies: ["LayeredSupport"], swiftSettings: strictSettings),
+    .target(name: "NetworkLayer", dependencies: ["LayeredSupport"], swiftSettings: strictSettings),
     .target(
       name: "DataLayer",
-      dependencies: ["DomainLayer", "NetworkLayer"],
+      dependencies: ["DomainLayer", "NetworkLayer", "LayeredSupport"],
       swiftSettings: strictSettings
     ),
     .target(
       name: "PresentationLayer",
-      dependencies: ["DomainLayer"],
+      dependencies: ["DomainLayer", "LayeredSupport"],
       swiftSettings: strictSettings
     ),
     .target(
@@ -40,27 +43,30 @@ let package = Package(
       dependencies: ["DomainLayer", "NetworkLayer", "DataLayer", "PresentationLayer"],
       swiftSettings: strictSettings
     ),
-    .target(name: "SampleBackend", swiftSettings: strictSettings),
+    .target(name: "SampleBackend", dependencies: ["LayeredSupport"], swiftSettings: strictSettings),
     .executableTarget(
       name: "Showcase",
-      dependencies: ["AppComposition", "SampleBackend", "DomainLayer", "PresentationLayer", "NetworkLayer"],
+      dependencies: [
+        "AppComposition", "SampleBackend", "DomainLayer", "PresentationLayer", "NetworkLayer",
+        "LayeredSupport",
+      ],
       swiftSettings: strictSettings
     ),
 
     .target(
       name: "LayeredTestSupport",
-      dependencies: ["SampleBackend"],
+      dependencies: ["SampleBackend", "LayeredSupport"],
       path: "Tests/LayeredTestSupport",
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "DomainLayerTests",
-      dependencies: ["DomainLayer"],
+      dependencies: ["DomainLayer", "LayeredSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "NetworkLayerTests",
-      dependencies: ["NetworkLayer", "LayeredTestSupport", "SampleBackend"],
+      dependencies: ["NetworkLayer", "LayeredTestSupport", "SampleBackend", "LayeredSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -70,7 +76,7 @@ let package = Package(
     ),
     .testTarget(
       name: "PresentationLayerTests",
-      dependencies: ["PresentationLayer", "DomainLayer", "LayeredTestSupport"],
+      dependencies: ["PresentationLayer", "DomainLayer", "LayeredTestSupport", "LayeredSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -1,3 +1,4 @@
+import LayeredSupport
 import SampleBackend
 
 /// Listens to a view model's one-shot events so a scenario can print and check them.

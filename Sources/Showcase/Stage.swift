@@ -1,5 +1,6 @@
 import AppComposition
 import Foundation
+import LayeredSupport
 import NetworkLayer
 import PresentationLayer
 import SampleBackend

@@ -1,4 +1,5 @@
 import DomainLayer
+import LayeredSupport
 
 /// A todo repository whose answers a test sets, and which records what it was asked.
 final class FakeTodoRepository: TodoRepository {

@@ -1,4 +1,5 @@
 import DomainLayer
+import LayeredSupport
 import Testing
 
 @Suite("Session use cases")

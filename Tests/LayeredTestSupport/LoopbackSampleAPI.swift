@@ -1,4 +1,5 @@
 public import Foundation
+import LayeredSupport
 import SampleBackend
 public import Testing
 

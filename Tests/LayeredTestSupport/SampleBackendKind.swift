@@ -1,4 +1,5 @@
 import Foundation
+import LayeredSupport
 import SampleBackend
 public import Testing
 

@@ -1,3 +1,4 @@
+import LayeredSupport
 import SampleBackend
 
 /// Records every element of a stream, so a test can assert the whole sequence, not a sample.

@@ -1,3 +1,4 @@
+import LayeredSupport
 import SampleBackend
 
 /// A clock whose time moves only when a test says so.

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredSupport
 import NetworkLayer
 import SampleBackend
 import Testing

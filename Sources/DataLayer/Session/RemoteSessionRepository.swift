@@ -1,5 +1,6 @@
 public import DomainLayer
 public import Foundation
+import LayeredSupport
 public import NetworkLayer
 
 /// A ``SessionRepository`` that signs in over HTTP and keeps the tokens in a ``TokenStore``.

@@ -1,5 +1,6 @@
 import DomainLayer
 import Foundation
+import LayeredSupport
 
 #if canImport(Glibc)
   import Glibc

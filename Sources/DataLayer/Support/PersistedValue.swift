@@ -1,5 +1,6 @@
 import DomainLayer
 import Foundation
+import LayeredSupport
 
 /// A value kept in memory and mirrored to a file: the mechanism behind ``FileTokenStore`` and
 /// ``FileTodoCache``.

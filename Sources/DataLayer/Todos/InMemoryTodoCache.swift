@@ -1,4 +1,5 @@
 public import DomainLayer
+import LayeredSupport
 
 /// A ``TodoCache`` in memory only: the list is gone when the process ends. Safe to use from
 /// any number of tasks at once.

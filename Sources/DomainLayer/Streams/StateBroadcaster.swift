@@ -1,3 +1,5 @@
+import LayeredSupport
+
 /// Holds a current value and multicasts it to any number of observers.
 ///
 /// Plain `AsyncStream` is single-consumer: two loops over one stream split its values between

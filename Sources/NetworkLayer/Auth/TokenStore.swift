@@ -1,3 +1,5 @@
+import LayeredSupport
+
 /// Keeps the session's tokens.
 ///
 /// The network layer reads and replaces tokens through this role; where they live (memory, a

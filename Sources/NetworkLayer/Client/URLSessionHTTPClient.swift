@@ -1,4 +1,5 @@
 public import Foundation
+import LayeredSupport
 
 #if canImport(FoundationNetworking)
   public import FoundationNetworking

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredSupport
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

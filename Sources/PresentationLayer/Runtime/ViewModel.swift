@@ -1,4 +1,5 @@
 import DomainLayer
+import LayeredSupport
 
 /// Runs a ``Feature``: actions in, states and one-shot events out.
 ///

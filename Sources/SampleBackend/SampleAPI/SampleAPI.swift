@@ -1,4 +1,5 @@
 import Foundation
+import LayeredSupport
 
 /// The sample backend's contract, implemented in process.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredSupport
 import LayeredTestSupport
 import NetworkLayer
 import SampleBackend

@@ -1,4 +1,5 @@
 import DomainLayer
+import LayeredSupport
 
 /// Hands out one scripted outcome per call; a `nil` entry waits until ``release(_:)`` or until
 /// the call is cancelled, which lets a test hold work "in flight".

@@ -1,4 +1,5 @@
 import DomainLayer
+import LayeredSupport
 import LayeredTestSupport
 
 /// Why a toy request failed.

@@ -13,9 +13,8 @@
 /// see, so every access through it is reported as a race; a pthread mutex is intercepted by the
 /// sanitizer, which keeps `swift test --sanitize=thread` meaningful.
 ///
-/// `package` visibility: the data and presentation layers, which depend on the domain, use this
-/// one; apps that depend on the library never see it. NetworkLayer and SampleBackend, which do
-/// not depend on the domain, keep copies of their own.
+/// `package` visibility: every module of this package uses this one copy; apps that depend on
+/// the library never see it.
 package final class Locked<Value>: @unchecked Sendable {
   // @unchecked: `value` is only touched inside `withLock`, between lock and unlock.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>

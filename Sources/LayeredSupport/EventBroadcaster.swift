@@ -7,7 +7,8 @@
 /// (``stream(startingWith:)``, which the view model uses for its current state). Streams finish
 /// when the broadcaster is finished or released; a stream asked for after that finishes at once.
 ///
-/// A copy of DomainLayer's broadcaster: NetworkLayer does not depend on the domain.
+/// `package` visibility: the network, data and presentation layers share this one copy; apps
+/// that depend on the library never see it.
 ///
 /// Why delivery happens outside the lock: yielding to a stream whose reader is waiting resumes
 /// that reader's Task, which takes a lock inside the Swift runtime; cancelling the reader holds
@@ -16,7 +17,7 @@
 /// against a reader being cancelled (see `withTaskCancellationHandler`'s documentation). So
 /// values are numbered and queued under the lock, and one thread at a time delivers the queue,
 /// in order, with no lock held.
-final class EventBroadcaster<Value: Sendable>: Sendable {
+package final class EventBroadcaster<Value: Sendable>: Sendable {
   private enum Item {
     case value(Value)
     case finish
@@ -59,8 +60,11 @@ final class EventBroadcaster<Value: Sendable>: Sendable {
 
   private let storage = Locked(Storage())
 
+  /// Creates a broadcaster with no listeners.
+  package init() {}
+
   /// A new stream of every value sent from now on.
-  func stream() -> AsyncStream<Value> {
+  package func stream() -> AsyncStream<Value> {
     makeStream(first: nil)
   }
 
@@ -68,14 +72,14 @@ final class EventBroadcaster<Value: Sendable>: Sendable {
   ///
   /// To hand over a current value without gaps or repeats, call this under the same lock under
   /// which that value is changed and ``enqueue(_:)``d.
-  func stream(startingWith first: Value) -> AsyncStream<Value> {
+  package func stream(startingWith first: Value) -> AsyncStream<Value> {
     makeStream(first: first)
   }
 
   /// Queues `value` for every current listener. It is delivered by the next call of
   /// ``deliverQueued()`` (on this thread or another), which the caller must make once it holds no
   /// lock: this lets a caller number values under a lock of its own and still deliver them outside.
-  func enqueue(_ value: Value) {
+  package func enqueue(_ value: Value) {
     storage.withLock { storage in
       guard !storage.isFinished else { return }
       storage.append(.value(value))
@@ -83,14 +87,14 @@ final class EventBroadcaster<Value: Sendable>: Sendable {
   }
 
   /// Sends `value` to every current listener; ignored once finished.
-  func send(_ value: Value) {
+  package func send(_ value: Value) {
     enqueue(value)
     deliverQueued()
   }
 
   /// Delivers what is queued, in order, unless another thread is delivering already; that thread
   /// then delivers it too, before it stops.
-  func deliverQueued() {
+  package func deliverQueued() {
     var batch: Batch? = storage.withLock { storage in
       guard !storage.isDelivering, !storage.queue.isEmpty else { return nil }
       storage.isDelivering = true
@@ -117,7 +121,7 @@ final class EventBroadcaster<Value: Sendable>: Sendable {
 
   /// Finishes every listener's stream once the values queued before have been delivered; later
   /// values are ignored.
-  func finish() {
+  package func finish() {
     storage.withLock { storage in
       guard !storage.isFinished else { return }
       storage.isFinished = true
