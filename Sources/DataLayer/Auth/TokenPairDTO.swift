@@ -2,6 +2,9 @@ public import Foundation
 public import NetworkLayer
 
 /// The body of a successful login or refresh, as the API sends it.
+///
+/// Its `description`, `debugDescription` and mirror never show the tokens, so logging or
+/// `dump`ing a value by accident leaks nothing.
 public struct TokenPairDTO: Codable, Sendable, Hashable {
   public var accessToken: String
   public var refreshToken: String
@@ -25,6 +28,24 @@ public struct TokenPairDTO: Codable, Sendable, Hashable {
   }
 }
 
-extension TokenPairDTO: CustomStringConvertible {
-  public var description: String { "TokenPairDTO(expiresIn: \(expiresIn))" }
+extension TokenPairDTO: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+  /// The expiry, with both tokens replaced by ``Redactor/placeholder``.
+  public var description: String {
+    "TokenPairDTO(accessToken: \(Redactor.placeholder), refreshToken: \(Redactor.placeholder), expiresIn: \(expiresIn))"
+  }
+
+  /// The same as ``description``.
+  public var debugDescription: String { description }
+
+  /// The same fields as ``description``, tokens redacted, so `dump` and debuggers cannot reach
+  /// them.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "accessToken": Redactor.placeholder, "refreshToken": Redactor.placeholder, "expiresIn": expiresIn,
+      ],
+      displayStyle: .struct
+    )
+  }
 }

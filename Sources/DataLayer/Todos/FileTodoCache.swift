@@ -3,30 +3,48 @@ public import Foundation
 
 /// A ``TodoCache`` that keeps the list in a JSON file, so it survives a relaunch.
 ///
-/// - Reads are served from an in-memory copy; the file is read once, in the initialiser.
-/// - Each ``save(_:)`` replaces the whole file atomically (a new file, synced, renamed over the
-///   old one, mode 0600, in a directory created with mode 0700 if missing), so the file is
-///   always a complete list, never a partial write. ``clear()`` deletes the file.
-/// - A file that cannot be read or decoded, or holds a todo that breaks one of ``Todo``'s
-///   invariants, makes the whole cache empty (`nil`) and is deleted, so the next launch starts
-///   clean; it never traps. A partial list is not served as if it were the whole one.
-/// - A save that cannot be written keeps the list in memory for this process and reports a
+/// - Reads are served from an in-memory copy; the file is read once, in the initialiser (after
+///   any write this process still has pending on the same path).
+/// - ``save(_:)``, ``update(_:)`` and ``clear()`` change memory at once and never wait for the
+///   disk: the file is written behind, on a private serial queue off the Swift concurrency pool,
+///   and ends as the last call left memory; a burst of calls is written once or twice.
+///   ``update(_:)`` reads and changes the list in one step, so concurrent updates never lose one
+///   another. ``flush()`` waits until every call made before it is on disk.
+/// - Each write replaces the whole file atomically (a new file, synced, renamed over the old
+///   one, mode 0600, in a directory created with mode 0700 if missing), so the file is always a
+///   complete list, never a partial write. ``clear()`` deletes the file.
+/// - The file is opened without following a symbolic link and without blocking, and only a
+///   regular file of at most ``maximumFileSize`` bytes is read. A link (its target is left
+///   untouched), a FIFO, a device, a directory, a larger file, or a directory for the file that is
+///   a link is refused and handled like a corrupt file.
+/// - A file that is refused or cannot be read or decoded, or holds a todo that breaks one of
+///   ``Todo``'s invariants, makes the whole cache empty (`nil`) and is deleted, so the next launch
+///   starts clean; it never traps or hangs. A partial list is not served as if it were the whole
+///   one.
+/// - A write that fails keeps the list in memory for this process and reports a
 ///   ``StorageFailure`` (which carries no todo) to `onFailure`.
 /// - Safe to use from any number of tasks at once.
 ///
 /// The file's format is private to this type: `Todo` itself knows nothing of persistence.
 public final class FileTodoCache: TodoCache {
+  /// The largest cache file read (8 MiB, tens of thousands of todos): a larger one is refused as
+  /// corrupt, and a list whose file would be larger is kept in memory only (reported as a
+  /// `write` failure, `EFBIG`, and the older file is deleted).
+  public static let maximumFileSize = 8 * 1024 * 1024
+
   private let storage: PersistedValue<[Todo]>
 
   /// Creates the cache on the file at `fileURL` and loads it now.
   ///
   /// `fileURL` must be a file URL; anything else is a programming error and traps.
   ///
-  /// - Parameter onFailure: told about every read, decode, write or delete that fails; called
-  ///   synchronously by the failing call, holding no lock, so it may read this cache.
+  /// - Parameter onFailure: told about every refusal, read, decode, write or delete that fails,
+  ///   holding no lock, so it may use this cache. Failures of the initial load are reported by
+  ///   the initialiser before it returns; those of writes on the cache's private queue.
   public init(fileURL: URL, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }) {
     storage = PersistedValue(
       fileURL: fileURL,
+      sizeLimit: Self.maximumFileSize,
       encode: { try JSONEncoder().encode($0.map(StoredTodo.init)) },
       decode: { data in
         try JSONDecoder().decode([StoredTodo].self, from: data)
@@ -40,7 +58,15 @@ public final class FileTodoCache: TodoCache {
 
   public func save(_ todos: [Todo]) { storage.set(todos) }
 
+  public func update(_ change: ([Todo]?) -> [Todo]?) {
+    storage.update { $0 = change($0) }
+  }
+
   public func clear() { storage.set(nil) }
+
+  /// Returns once every change made before the call is on disk, or has been reported as a
+  /// failure.
+  public func flush() async { await storage.flush() }
 }
 
 /// How a todo is written in the cache file: a plain mirror of ``Todo``, which stays free of

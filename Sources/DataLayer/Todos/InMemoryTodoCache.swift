@@ -17,6 +17,10 @@ public final class InMemoryTodoCache: TodoCache {
     storage.withLock { $0 = todos }
   }
 
+  public func update(_ change: ([Todo]?) -> [Todo]?) {
+    storage.withLock { $0 = change($0) }
+  }
+
   public func clear() {
     storage.withLock { $0 = nil }
   }

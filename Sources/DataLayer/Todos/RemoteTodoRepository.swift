@@ -32,16 +32,14 @@ public struct RemoteTodoRepository: TodoRepository {
 
   public func createTodo(title: String) async throws(DomainError) -> Todo {
     let todo = try await client.sendTranslatingErrors(TodoEndpoints.create(title: title)).toDomain()
-    cache.save((cache.load() ?? []).filter { $0.id != todo.id } + [todo])
+    cache.update { cached in (cached ?? []).filter { $0.id != todo.id } + [todo] }
     return todo
   }
 
   public func setCompleted(_ isCompleted: Bool, forTodoWithID id: Int) async throws(DomainError) -> Todo {
     let todo = try await client.sendTranslatingErrors(TodoEndpoints.setCompleted(isCompleted, id: id))
       .toDomain()
-    if let cached = cache.load() {
-      cache.save(cached.map { $0.id == todo.id ? todo : $0 })
-    }
+    cache.update { cached in cached?.map { $0.id == todo.id ? todo : $0 } }
     return todo
   }
 }

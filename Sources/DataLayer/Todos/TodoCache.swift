@@ -16,6 +16,10 @@ public protocol TodoCache: Sendable {
   func load() -> [Todo]?
   /// Replaces the cached list.
   func save(_ todos: [Todo])
+  /// Replaces the cached list with what `change` makes of it (`nil`: nothing cached), in one
+  /// step: no other change can come between the read and the write, so concurrent updates never
+  /// lose one another. `change` runs while the cache is locked, so it must not use the cache.
+  func update(_ change: ([Todo]?) -> [Todo]?)
   /// Forgets the cached list (for example when the person signs out).
   func clear()
 }

@@ -2,7 +2,8 @@ public import Foundation
 
 /// The credentials of a signed-in session.
 ///
-/// Its `description` never shows the tokens, so logging a value by accident leaks nothing.
+/// Its `description`, `debugDescription` and mirror never show the tokens, so logging, `dump`ing
+/// or inspecting a value (or anything that holds one) by accident leaks nothing.
 public struct AuthTokens: Sendable, Hashable, Codable {
   /// Sent as `Authorization: Bearer <accessToken>`.
   public var accessToken: String
@@ -25,10 +26,25 @@ public struct AuthTokens: Sendable, Hashable, Codable {
   }
 }
 
-extension AuthTokens: CustomStringConvertible, CustomDebugStringConvertible {
+extension AuthTokens: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+  /// The expiry, with both tokens replaced by ``Redactor/placeholder``.
   public var description: String {
     "AuthTokens(accessToken: \(Redactor.placeholder), refreshToken: \(Redactor.placeholder), expiresAt: \(expiresAt.map { "\($0)" } ?? "unknown"))"
   }
 
+  /// The same as ``description``.
   public var debugDescription: String { description }
+
+  /// The same fields as ``description``, tokens redacted, so `dump` and debuggers cannot reach
+  /// them.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "accessToken": Redactor.placeholder, "refreshToken": Redactor.placeholder,
+        "expiresAt": expiresAt as Any,
+      ],
+      displayStyle: .struct
+    )
+  }
 }

@@ -7,11 +7,14 @@ struct FileSnapshots: Sendable {
   private(set) var vanished = false
 
   /// Runs every write at once, each in its own task, while a reader on a thread of its own reads
-  /// `url` as fast as it can; returns what the reader saw once the writes are done.
+  /// `url` as fast as it can; returns what the reader saw once the writes are done and `settle`
+  /// (which waits for the disk) has returned.
   ///
   /// The reader has its own thread, not a task, so that it really runs alongside the writers
   /// instead of taking turns with them on the cooperative pool.
-  static func reading(_ url: URL, during writes: [@Sendable () -> Void]) async -> FileSnapshots {
+  static func reading(
+    _ url: URL, during writes: [@Sendable () -> Void], settle: @Sendable () async -> Void
+  ) async -> FileSnapshots {
     let stop = StopSignal()
     let reader = Task {
       await withCheckedContinuation { continuation in
@@ -23,6 +26,7 @@ struct FileSnapshots: Sendable {
         writers.addTask(operation: write)
       }
     }
+    await settle()
     stop.raise()
     return await reader.value
   }

@@ -64,11 +64,13 @@ struct FileTodoCacheTests {
   }
 
   @Test("the saved file can be read and written by its owner only")
-  func ownerOnlyFile() throws {
+  func ownerOnlyFile() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let url = directory.file("todos.json")
-    FileTodoCache(fileURL: url).save(try Self.todos(1))
+    let cache = FileTodoCache(fileURL: url)
+    cache.save(try Self.todos(1))
+    await cache.flush()
     #expect(try posixPermissions(of: url) == 0o600)
   }
 
@@ -81,7 +83,8 @@ struct FileTodoCacheTests {
     // Long lists make each write span many pages, so a reader would catch a file in the middle of
     // being written if there ever were one.
     let saved = try (1...100).map { try Self.todos(1_000 + $0, version: $0, padding: 200) }
-    let snapshots = await FileSnapshots.reading(url, during: saved.map { todos in { cache.save(todos) } })
+    let snapshots = await FileSnapshots.reading(
+      url, during: saved.map { todos in { cache.save(todos) } }, settle: { await cache.flush() })
 
     #expect(!snapshots.vanished, "the file went missing between two saves")
     // The format is private to the cache, so each content is checked by opening a copy of it.
@@ -117,6 +120,7 @@ struct FileTodoCacheTests {
         }
       }
     }
+    await cache.flush()
     #expect(FileTodoCache(fileURL: url).load() == cache.load())
     #expect(try directory.entries().allSatisfy { $0 == "todos.json" })
   }
@@ -139,20 +143,23 @@ struct FileTodoCacheTests {
   }
 
   @Test("clear empties the cache and deletes the file")
-  func clearDeletesFile() throws {
+  func clearDeletesFile() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let url = directory.file("todos.json")
     let cache = FileTodoCache(fileURL: url)
     cache.save(try Self.todos(3))
+    await cache.flush()
+    #expect(fileExists(at: url))
     cache.clear()
     #expect(cache.load() == nil)
+    await cache.flush()
     #expect(!fileExists(at: url))
     #expect(FileTodoCache(fileURL: url).load() == nil)
   }
 
   @Test("a save that cannot be written keeps the list in memory and reports the failure")
-  func unwritableDirectory() throws {
+  func unwritableDirectory() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let blocker = directory.file("not-a-directory")
@@ -165,6 +172,7 @@ struct FileTodoCacheTests {
     cache.save(todos)
 
     #expect(cache.load() == todos)
+    await cache.flush()
     #expect(recorder.failures.map(\.operation) == [.write])
     #expect(recorder.failures.first?.errorNumber == ENOTDIR)
   }

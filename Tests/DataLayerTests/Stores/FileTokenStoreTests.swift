@@ -40,21 +40,24 @@ struct FileTokenStoreTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let url = directory.file("tokens.json")
+    // No flush: a new store on the path waits for the writes this process has pending there.
     FileTokenStore(fileURL: url).save(Self.tokens(7))
     #expect(FileTokenStore(fileURL: url).tokens == Self.tokens(7))
   }
 
   @Test("the saved file can be read and written by its owner only")
-  func ownerOnlyFile() throws {
+  func ownerOnlyFile() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let url = directory.file("tokens.json")
-    FileTokenStore(fileURL: url).save(Self.tokens())
+    let store = FileTokenStore(fileURL: url)
+    store.save(Self.tokens())
+    await store.flush()
     #expect(try posixPermissions(of: url) == 0o600)
   }
 
   @Test("missing parent directories are created, usable by their owner only")
-  func createsDirectories() throws {
+  func createsDirectories() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let outer = directory.file("Application Support")
@@ -62,6 +65,7 @@ struct FileTokenStoreTests {
     let url = inner.appendingPathComponent("tokens.json")
     let store = FileTokenStore(fileURL: url)
     store.save(Self.tokens())
+    await store.flush()
     #expect(FileTokenStore(fileURL: url).tokens == Self.tokens())
     #expect(try posixPermissions(of: outer) == 0o700)
     #expect(try posixPermissions(of: inner) == 0o700)
@@ -74,11 +78,12 @@ struct FileTokenStoreTests {
     defer { directory.remove() }
     let url = directory.file("tokens.json")
     let store = FileTokenStore(fileURL: url)
-    // Large tokens make each write span many pages, so a reader would catch a file in the middle
-    // of being written if there ever were one.
-    let saved = (1...100).map { Self.tokens($0, padding: 200_000) }
+    // Large tokens (within the size limit) make each write span many pages, so a reader would
+    // catch a file in the middle of being written if there ever were one.
+    let saved = (1...100).map { Self.tokens($0, padding: 50_000) }
 
-    let snapshots = await FileSnapshots.reading(url, during: saved.map { tokens in { store.save(tokens) } })
+    let snapshots = await FileSnapshots.reading(
+      url, during: saved.map { tokens in { store.save(tokens) } }, settle: { await store.flush() })
 
     #expect(!snapshots.vanished, "the file went missing between two saves")
     for contents in snapshots.contents {
@@ -87,7 +92,7 @@ struct FileTokenStoreTests {
     }
     let final = try #require(store.tokens)
     #expect(saved.contains(final))
-    #expect(FileTokenStore(fileURL: url).tokens == final, "the file is older than the memory")
+    #expect(try decodedTokens(at: url) == final, "the file is older than the memory")
     #expect(try directory.entries() == ["tokens.json"])
   }
 
@@ -108,7 +113,8 @@ struct FileTokenStoreTests {
         }
       }
     }
-    #expect(FileTokenStore(fileURL: url).tokens == store.tokens)
+    await store.flush()
+    #expect(try decodedTokens(at: url) == store.tokens)
     #expect(try directory.entries().allSatisfy { $0 == "tokens.json" })
   }
 
@@ -131,21 +137,24 @@ struct FileTokenStoreTests {
   }
 
   @Test("clear signs out and deletes the file")
-  func clearDeletesFile() throws {
+  func clearDeletesFile() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let url = directory.file("tokens.json")
     let store = FileTokenStore(fileURL: url)
     store.save(Self.tokens())
+    await store.flush()
+    #expect(fileExists(at: url))
     store.clear()
     #expect(store.tokens == nil)
+    await store.flush()
     #expect(!fileExists(at: url))
     #expect(FileTokenStore(fileURL: url).tokens == nil)
     store.clear()  // Clearing again, with no file, is not a failure.
   }
 
   @Test("a save that cannot be written keeps the tokens in memory and reports no token")
-  func unwritableDirectory() throws {
+  func unwritableDirectory() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let blocker = directory.file("not-a-directory")
@@ -157,6 +166,7 @@ struct FileTokenStoreTests {
     store.save(Self.tokens())
 
     #expect(store.tokens == Self.tokens())
+    await store.flush()
     let failure = try #require(recorder.failures.first)
     #expect(recorder.failures.count == 1)
     #expect(failure.operation == .write)
@@ -167,8 +177,8 @@ struct FileTokenStoreTests {
     #expect(store.tokens == nil)
   }
 
-  @Test("a directory in the file's place means signed out; saves stay in memory and leave no litter")
-  func directoryInPlace() throws {
+  @Test("a directory in the file's place is refused, means signed out; saves stay in memory, leave no litter")
+  func directoryInPlace() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let url = directory.file("tokens.json")
@@ -180,7 +190,8 @@ struct FileTokenStoreTests {
     store.save(Self.tokens())
 
     #expect(store.tokens == Self.tokens())
-    #expect(recorder.failures.map(\.operation) == [.read, .remove, .write])
+    await store.flush()
+    #expect(recorder.failures.map(\.operation) == [.refuse, .remove, .write])
     #expect(try directory.entries() == ["tokens.json"])
   }
 
@@ -201,6 +212,12 @@ struct FileTokenStoreTests {
     }
     #expect(store.description.contains(Redactor.placeholder))
   }
+}
+
+/// The tokens in the file at `url`, read straight from disk.
+func decodedTokens(at url: URL) throws -> AuthTokens? {
+  guard fileExists(at: url) else { return nil }
+  return try JSONDecoder().decode(AuthTokens.self, from: Data(contentsOf: url))
 }
 
 /// Contents that are not a token file, each of which must mean signed out.
