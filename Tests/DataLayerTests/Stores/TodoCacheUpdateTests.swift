@@ -1,0 +1,104 @@
+import DataLayer
+import DomainLayer
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+import Testing
+
+@Suite("TodoCache.update", .timeLimit(.minutes(1)))
+struct TodoCacheUpdateTests {
+  static func todo(_ id: Int) throws -> Todo {
+    try Todo(id: id, userID: 1, title: "task \(id)", isCompleted: false)
+  }
+
+  @Test("200 concurrent updates of the file cache each add a todo, and the file holds every one")
+  func fileCacheLosesNoUpdate() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = directory.file("todos.json")
+    let cache = FileTodoCache(fileURL: url)
+    let todos = try (1...200).map(Self.todo)
+
+    await withTaskGroup(of: Void.self) { group in
+      for todo in todos {
+        group.addTask { cache.update { ($0 ?? []) + [todo] } }
+      }
+    }
+    await cache.flush()
+
+    #expect(cache.load()?.count == 200)
+    // A copy in another directory is read by a cache of its own, so these are the bytes on disk.
+    let copy = directory.file("copy.json")
+    try Data(contentsOf: url).write(to: copy)
+    #expect(Set(FileTodoCache(fileURL: copy).load() ?? []) == Set(todos))
+  }
+
+  @Test("200 concurrent updates of the in-memory cache each add a todo, and none is lost")
+  func inMemoryCacheLosesNoUpdate() async throws {
+    let cache = InMemoryTodoCache()
+    let todos = try (1...200).map(Self.todo)
+
+    await withTaskGroup(of: Void.self) { group in
+      for todo in todos {
+        group.addTask { cache.update { ($0 ?? []) + [todo] } }
+      }
+    }
+
+    #expect(Set(cache.load() ?? []) == Set(todos))
+  }
+
+  @Test("an update that returns nil clears the cache and deletes the file")
+  func updateToNil() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = directory.file("todos.json")
+    let cache = FileTodoCache(fileURL: url)
+    cache.save([try Self.todo(1)])
+    cache.update { _ in nil }
+    await cache.flush()
+    #expect(cache.load() == nil)
+    #expect(!fileExists(at: url))
+  }
+
+  @Test("todos created at once through the repository all reach the cache file")
+  func concurrentCreatesThroughTheRepository() async throws {
+    try await SampleBackendKind.embedded.with { connection in
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let url = directory.file("todos.json")
+      let cache = FileTodoCache(fileURL: url)
+      let tokens = InMemoryTokenStore()
+      let plain = URLSessionHTTPClient(baseURL: connection.baseURL, session: connection.session)
+      let api = URLSessionHTTPClient(
+        baseURL: connection.baseURL,
+        session: connection.session,
+        interceptors: [AuthInterceptor(store: tokens, refresher: RemoteTokenRefresher(client: plain))]
+      )
+      let sessions = RemoteSessionRepository(client: plain, tokenStore: tokens, sessionEvents: AsyncStream { _ in })
+      let repository = RemoteTodoRepository(client: api, cache: cache)
+      _ = try await Result.of { () async throws(DomainError) in
+        try await sessions.logIn(username: "demo", password: "correct-horse-battery-staple")
+      }.get()
+      _ = try await Result.of { () async throws(DomainError) in try await repository.todos() }.get()
+
+      let created = await withTaskGroup(of: Int?.self) { group in
+        for number in 1...20 {
+          group.addTask {
+            try? await Result.of { () async throws(DomainError) in
+              try await repository.createTodo(title: "created \(number)")
+            }.get().id
+          }
+        }
+        return await group.reduce(into: Set<Int>()) { ids, id in
+          if let id { ids.insert(id) }
+        }
+      }
+      await cache.flush()
+
+      #expect(created.count == 20)
+      let onDisk = Set((FileTodoCache(fileURL: url).load() ?? []).map(\.id))
+      #expect(onDisk.count == 220)
+      #expect(created.isSubset(of: onDisk))
+    }
+  }
+}
