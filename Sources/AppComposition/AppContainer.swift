@@ -18,10 +18,12 @@ public final class AppContainer: Sendable {
   private let sessionRepository: any SessionRepository
   private let todoRepository: any TodoRepository
   private let articleRepository: any ArticleRepository
+  private let flushStores: @Sendable () async -> Void
 
   /// Builds the live graph for `configuration`.
   public init(configuration: AppConfiguration) {
-    let (tokenStore, todoCache) = Self.stores(for: configuration.storage)
+    let (tokenStore, todoCache, flushStores) = Self.stores(for: configuration.storage)
+    self.flushStores = flushStores
     let plainClient = URLSessionHTTPClient(
       baseURL: configuration.baseURL,
       session: configuration.session,
@@ -79,14 +81,28 @@ public final class AppContainer: Sendable {
     ArticleViewModel(loadArticle: LoadTodaysArticle(repository: articleRepository))
   }
 
-  private static func stores(for storage: AppConfiguration.Storage) -> (any TokenStore, any TodoCache) {
+  /// Returns once every change to the tokens and the todo cache made before the call is on
+  /// disk (with ``AppConfiguration/Storage/directory(_:)``; at once in memory). The file stores
+  /// write behind their callers, so call this before the process exits.
+  public func flushStorage() async {
+    await flushStores()
+  }
+
+  private static func stores(
+    for storage: AppConfiguration.Storage
+  ) -> (any TokenStore, any TodoCache, @Sendable () async -> Void) {
     switch storage {
     case .inMemory:
-      (InMemoryTokenStore(), InMemoryTodoCache())
+      return (InMemoryTokenStore(), InMemoryTodoCache(), {})
     case .directory(let directory):
-      (
-        FileTokenStore(fileURL: directory.appendingPathComponent("tokens.json")),
-        FileTodoCache(fileURL: directory.appendingPathComponent("todos.json"))
+      let tokenStore = FileTokenStore(fileURL: directory.appendingPathComponent("tokens.json"))
+      let todoCache = FileTodoCache(fileURL: directory.appendingPathComponent("todos.json"))
+      return (
+        tokenStore, todoCache,
+        {
+          await tokenStore.flush()
+          await todoCache.flush()
+        }
       )
     }
   }
