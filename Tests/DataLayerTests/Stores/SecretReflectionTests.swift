@@ -7,6 +7,7 @@ import Testing
 struct SecretReflectionTests {
   /// Every token here contains "secret", so one search finds any leak.
   static let tokens = FileTokenStoreTests.tokens(1)
+  static let pair = TokenPairDTO(accessToken: "access-secret", refreshToken: "refresh-secret", expiresIn: 60)
 
   static func holders(in directory: TemporaryDirectory) -> [(name: String, value: Any)] {
     let fileStore = FileTokenStore(fileURL: directory.file("tokens.json"))
@@ -16,7 +17,7 @@ struct SecretReflectionTests {
       ("AuthTokens", tokens),
       ("Optional<AuthTokens>", Optional(tokens) as Any),
       ("[AuthTokens]", [tokens]),
-      ("TokenPairDTO", TokenPairDTO(accessToken: "access-secret", refreshToken: "refresh-secret", expiresIn: 60)),
+      ("TokenPairDTO", pair),
       ("FileTokenStore", fileStore),
       ("InMemoryTokenStore", InMemoryTokenStore(tokens)),
       (
@@ -52,7 +53,7 @@ struct SecretReflectionTests {
     #expect(mirror.children.map(\.label) == ["accessToken", "refreshToken", "expiresAt"])
     #expect(mirror.children.first?.value as? String == Redactor.placeholder)
     #expect(String(describing: Self.tokens).contains(Redactor.placeholder))
-    let pair = TokenPairDTO(accessToken: "access-secret", refreshToken: "refresh-secret", expiresIn: 60)
+    let pair = Self.pair
     #expect(Mirror(reflecting: pair).children.map(\.label) == ["accessToken", "refreshToken", "expiresIn"])
     #expect(String(reflecting: pair).contains("expiresIn: 60"))
   }

@@ -74,7 +74,8 @@ struct TodoCacheUpdateTests {
         session: connection.session,
         interceptors: [AuthInterceptor(store: tokens, refresher: RemoteTokenRefresher(client: plain))]
       )
-      let sessions = RemoteSessionRepository(client: plain, tokenStore: tokens, sessionEvents: AsyncStream { _ in })
+      let sessions = RemoteSessionRepository(
+        client: plain, tokenStore: tokens, sessionEvents: AsyncStream { _ in })
       let repository = RemoteTodoRepository(client: api, cache: cache)
       _ = try await Result.of { () async throws(DomainError) in
         try await sessions.logIn(username: "demo", password: "correct-horse-battery-staple")

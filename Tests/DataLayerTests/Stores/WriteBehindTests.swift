@@ -5,7 +5,7 @@ import Testing
 
 @Suite("File stores write behind", .timeLimit(.minutes(1)))
 struct WriteBehindTests {
-  @Test("save and clear return at once and read back at once while the disk writer is stuck; a burst is one write")
+  @Test("save and clear return and read back at once while the disk writer is stuck; a burst is one write")
   func saveNeverWaitsForTheDisk() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
