@@ -41,6 +41,29 @@ struct UnsafeFileTests {
     #expect(try trap.isUntouched())
   }
 
+  @Test(
+    "a link put in the file's place after loading is replaced by the next save, never written through",
+    arguments: FileStoreKind.allCases)
+  func saveReplacesALink(kind: FileStoreKind) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = directory.file(kind.fileName)
+    let recorder = FailureRecorder()
+    let store = kind.open(url, onFailure: recorder.report)
+    let target = directory.file("elsewhere.json")
+    let contents = try kind.validFile()
+    try contents.write(to: target)
+    try FileManager.default.createSymbolicLink(at: url, withDestinationURL: target)
+
+    store.saveSample()
+    await store.flush()
+
+    #expect(recorder.failures.isEmpty)
+    #expect(try Data(contentsOf: target) == contents)
+    #expect(itemType(at: url) == .typeRegular)
+    #expect(kind.open(url).holdsSample())
+  }
+
   @Test("a file of exactly the size limit is read", arguments: FileStoreKind.allCases)
   func fileAtTheLimit(kind: FileStoreKind) throws {
     let directory = try TemporaryDirectory()
