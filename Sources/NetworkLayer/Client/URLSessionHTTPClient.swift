@@ -30,7 +30,6 @@ public struct URLSessionHTTPClient: HTTPClient {
   private let monitors: [any NetworkEventMonitor]
   private let defaultDeadline: Duration
   private let clock: any Clock<Duration>
-  private let validator = ResponseValidator()
 
   /// Creates a client for the API at `baseURL`.
   ///
@@ -73,6 +72,12 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
   }
 
+  public func response<Response>(
+    for endpoint: Endpoint<Response>
+  ) async throws(NetworkError) -> HTTPResponse<Response> {
+    try await send(endpoint.reportingMetadata())
+  }
+
   /// Runs attempts until one succeeds or the interceptors stop retrying.
   private func perform<Response>(
     _ endpoint: Endpoint<Response>,
@@ -89,6 +94,7 @@ public struct URLSessionHTTPClient: HTTPClient {
       for interceptor in interceptors {
         request = try await interceptor.adapt(request, context: context)
       }
+      try RequestBuilder.validateWireSafety(of: request)
 
       let summary = RequestSummary(callID: call.id, attempt: attempt, request: request)
       call.summary = summary
@@ -106,7 +112,7 @@ public struct URLSessionHTTPClient: HTTPClient {
           )
         )
         do throws(NetworkError) {
-          return try decode(body, response: response, for: endpoint)
+          return try ResponseReader.read(body, response: response, request: request, for: endpoint)
         } catch {
           failure = AttemptFailure(error: error, request: request, response: response)
         }
@@ -147,19 +153,6 @@ public struct URLSessionHTTPClient: HTTPClient {
       if decision != .doNotRetry { return decision }
     }
     return .doNotRetry
-  }
-
-  private func decode<Response>(
-    _ body: Data,
-    response: HTTPURLResponse,
-    for endpoint: Endpoint<Response>
-  ) throws(NetworkError) -> Response {
-    try validator.validate(response, body: body, for: endpoint)
-    guard body.isEmpty || !endpoint.expectsContent else { return try endpoint.decode(body) }
-    let emptyIsNormal =
-      !endpoint.expectsContent || [204, 205].contains(response.statusCode) || endpoint.method == .head
-    guard emptyIsNormal, let value = endpoint.emptyResponseValue else { throw .noData }
-    return value
   }
 
   private func context<Response>(

@@ -23,7 +23,8 @@ public enum NetworkError: Error, Sendable, Hashable {
   case timeout
   /// The call was cancelled by its caller.
   case cancelled
-  /// The transport failed; `code` is the `URLError.Code` raw value.
+  /// The transport failed; `code` is the `URLError.Code` raw value. The description says what
+  /// happened in words ("connection refused", "host not found") and keeps the code.
   case transport(code: Int)
   /// The request needs credentials and there are none, or the server refused them again after a
   /// fresh token.
@@ -51,7 +52,7 @@ extension NetworkError: CustomStringConvertible {
       path.isEmpty ? "decoding failed: \(reason)" : "decoding failed at \(path): \(reason)"
     case .timeout: "timed out: no answer within the deadline"
     case .cancelled: "cancelled"
-    case .transport(let code): "transport error (URLError code \(code))"
+    case .transport(let code): "transport error: \(Self.transportReason(code: code)) (URLError code \(code))"
     case .unauthorized: "unauthorized: no valid credentials for this request"
     case .refreshFailed(let reason): "session refresh failed: \(reason)"
     case .excessiveRefresh: "too many session refreshes in a short time"
