@@ -122,11 +122,13 @@ extension Endpoint where Response: Decodable {
 }
 
 extension Endpoint where Response == Data {
-  /// Creates an endpoint whose response is the raw body, without a decoding step.
+  /// An endpoint whose response is the raw body, without a decoding step:
+  /// `Endpoint.raw(path: ["files", "report.pdf"])`.
   ///
   /// Any `Content-Type` matching `accept` (any at all by default) is accepted, and an empty
-  /// successful body is empty `Data`, whatever the status.
-  public init(
+  /// successful body is empty `Data`, whatever the status. (`Endpoint<Data>(path:)` is the JSON
+  /// initialiser, which would read the body as a base64 JSON string.)
+  public static func raw(
     method: HTTPMethod = .get,
     path: [String],
     query: [URLQueryItem] = [],
@@ -137,8 +139,8 @@ extension Endpoint where Response == Data {
     requiresAuthentication: Bool = false,
     isIdempotent: Bool? = nil,
     deadline: Duration? = nil
-  ) {
-    self.init(
+  ) -> Endpoint<Data> {
+    var endpoint = Endpoint<Data>(
       method: method,
       path: path,
       query: query,
@@ -152,6 +154,7 @@ extension Endpoint where Response == Data {
       emptyResponseValue: Data(),
       decode: { (data: Data) throws(NetworkError) -> Data in data }
     )
-    self.emptyBodyIsValue = true
+    endpoint.emptyBodyIsValue = true
+    return endpoint
   }
 }

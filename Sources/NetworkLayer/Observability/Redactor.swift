@@ -112,7 +112,15 @@ public enum Redactor {
 
   /// `text` with credential fields replaced, shortened to ``maximumBodyLength``.
   public static func redact(text: String) -> String {
-    let redacted = redactJSON(text) ?? redactLoosely(text)
+    redact(text: text, secrets: RequestSecrets(values: []))
+  }
+
+  /// `text` with credential fields and the given secrets replaced, shortened to
+  /// ``maximumBodyLength``. Secrets are removed before the text is cut, and from every string
+  /// inside JSON once it is unescaped, so an echo that escapes them twice still loses them.
+  static func redact(text: String, secrets: RequestSecrets) -> String {
+    let scrubbed = secrets.scrub(text)
+    let redacted = redactJSON(scrubbed, secrets: secrets) ?? redactLoosely(scrubbed)
     guard redacted.count > maximumBodyLength else { return redacted }
     return String(redacted.prefix(maximumBodyLength)) + "…"
   }
@@ -123,27 +131,34 @@ public enum Redactor {
     return "\(parts[0]) \(placeholder)"
   }
 
-  private static func redactJSON(_ text: String) -> String? {
-    guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]),
+  private static func redactJSON(_ text: String, secrets: RequestSecrets, depth: Int = 0) -> String? {
+    guard text.first == "{" || text.first == "[" || text.first?.isWhitespace == true,
+      let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]),
       object is [String: Any] || object is [Any],
       let data = try? JSONSerialization.data(
-        withJSONObject: redactValues(in: object),
+        withJSONObject: redactValues(in: object, secrets: secrets, depth: depth),
         options: [.sortedKeys, .withoutEscapingSlashes]
       )
     else { return nil }
     return String(decoding: data, as: UTF8.self)
   }
 
-  private static func redactValues(in value: Any) -> Any {
+  private static func redactValues(in value: Any, secrets: RequestSecrets, depth: Int) -> Any {
     switch value {
     case let object as [String: Any]:
       var result: [String: Any] = [:]
       for (key, nested) in object {
-        result[key] = isCredentialName(key) ? placeholder : redactValues(in: nested)
+        result[key] = isCredentialName(key) ? placeholder : redactValues(in: nested, secrets: secrets, depth: depth)
       }
       return result
     case let array as [Any]:
-      return array.map(redactValues(in:))
+      return array.map { redactValues(in: $0, secrets: secrets, depth: depth) }
+    case let text as String:
+      // A string can hold JSON of its own, such as a request body a server echoes back: its
+      // credential fields are redacted too, a couple of levels deep.
+      let scrubbed = secrets.scrub(text)
+      guard depth < 2 else { return scrubbed }
+      return redactJSON(scrubbed, secrets: secrets, depth: depth + 1) ?? scrubbed
     default:
       return value
     }

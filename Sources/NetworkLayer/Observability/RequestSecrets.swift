@@ -30,8 +30,14 @@ struct RequestSecrets: Sendable {
     var forms: Set<String> = []
     for value in values where value.count >= Self.minimumLength {
       forms.insert(value)
-      forms.insert(Self.jsonEscaped(value))
       forms.insert(RequestBuilder.percentEncode(value))
+      // JSON encoders differ on whether `/` is escaped, and an echo of a JSON body inside JSON
+      // escapes it twice.
+      for escapesSlash in [true, false] {
+        let escaped = Self.jsonEscaped(value, escapingSlash: escapesSlash)
+        forms.insert(escaped)
+        forms.insert(Self.jsonEscaped(escaped, escapingSlash: escapesSlash))
+      }
     }
     self.forms = forms.sorted { $0.count > $1.count }
   }
@@ -42,7 +48,11 @@ struct RequestSecrets: Sendable {
       values += Self.credentials(inHeader: name, value: value)
     }
     if let url = request.url {
-      if let password = url.password { values.append(password) }
+      if let password = url.password {
+        values.append(password)
+        // URLSession sends user-info as a Basic credential, which a server may echo.
+        values.append(Data("\(url.user ?? ""):\(password)".utf8).base64EncodedString())
+      }
       values += Self.credentialValues(inForm: url.query ?? "")
     }
     if let body = request.httpBody, !body.isEmpty {
@@ -158,13 +168,13 @@ struct RequestSecrets: Sendable {
   }
 
   /// `value` as it appears inside a JSON string.
-  private static func jsonEscaped(_ value: String) -> String {
+  private static func jsonEscaped(_ value: String, escapingSlash: Bool) -> String {
     var result = ""
     for scalar in value.unicodeScalars {
       switch scalar {
       case "\"": result += "\\\""
       case "\\": result += "\\\\"
-      case "/": result += "\\/"
+      case "/" where escapingSlash: result += "\\/"
       case "\n": result += "\\n"
       case "\r": result += "\\r"
       case "\t": result += "\\t"

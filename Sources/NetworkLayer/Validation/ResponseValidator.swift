@@ -44,8 +44,8 @@ struct ResponseValidator: Sendable {
   /// before the excerpt is cut, so a cut cannot leave half of one behind.
   static func excerpt(of body: Data, secrets: RequestSecrets) -> String? {
     guard !body.isEmpty else { return nil }
-    let text = secrets.scrub(String(decoding: body.prefix(excerptLength * 4), as: UTF8.self))
-    let redacted = secrets.scrub(Redactor.redact(text: text))
+    let text = String(decoding: body.prefix(excerptLength * 4), as: UTF8.self)
+    let redacted = secrets.scrub(Redactor.redact(text: text, secrets: secrets))
     let trimmed = redacted.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else { return nil }
     return trimmed.count > excerptLength ? String(trimmed.prefix(excerptLength)) + "…" : trimmed
