@@ -37,7 +37,9 @@ Control hooks for tests (never counted, faulted or protected):
     DELETE /_control/faults        clear all faults                    -> 204
     GET    /_control/counters      request/login/refresh/cancel counts
     GET    /_control/received      the raw request lines and headers received
-    ANY    /_control/echo          answers ?status= (default 400) echoing the request
+    ANY    /_control/echo          answers ?status= (default 400) echoing the request;
+                                   ?part=body|query|path|header:<name> echoes only those,
+                                   each ?contentType= is sent as a Content-Type header
 
 Python standard library only; runs on Python 3.9+.
 """
@@ -652,13 +654,20 @@ class SampleAPI:
         # Each ?contentType= becomes a header of its own, so a test can send the field twice.
         content_types = [value for value in request.query.get("contentType", [])
                          if "\r" not in value and "\n" not in value]
-        response = json_response(status, {
+        echoed = {
             "error": "echo",
             "path": request.path,
             "query": {name: values for name, values in request.query.items()},
             "headers": dict(request.headers.items()),
             "body": request.body.decode("utf-8", "replace"),
-        })
+        }
+        # ?part=body or ?part=header:X-Name keeps the answer short enough to be read whole.
+        parts = request.query.get("part")
+        if parts:
+            echoed = {"error": "echo", **{
+                part: request.headers.get(part[len("header:"):]) if part.startswith("header:")
+                else echoed.get(part) for part in parts}}
+        response = json_response(status, echoed)
         if content_types:
             response.content_type = None
             response.headers.extend(("Content-Type", value) for value in content_types)
