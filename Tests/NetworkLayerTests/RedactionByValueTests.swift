@@ -22,7 +22,10 @@ struct RedactionByValueTests {
         "https://h.example/x?X-Amz-Signature=s1234&X-Amz-Date=20261122&api_key=a1&client_secret=c1",
         "https://h.example/x?X-Amz-Signature=<redacted>&X-Amz-Date=20261122&api_key=<redacted>&client_secret=<redacted>"
       ),
-      ("https://h.example/x?password=p&secret=s&sig=x&token=y#top", "https://h.example/x?password=<redacted>&secret=<redacted>&sig=<redacted>&token=<redacted>#top"),
+      (
+        "https://h.example/x?password=p&secret=s&sig=x&token=y#top",
+        "https://h.example/x?password=<redacted>&secret=<redacted>&sig=<redacted>&token=<redacted>#top"
+      ),
       ("https://h.example/x?monkey=1&tokenType=bearer", "https://h.example/x?monkey=1&tokenType=bearer"),
     ]
   )
@@ -32,7 +35,9 @@ struct RedactionByValueTests {
 
   @Test(
     "API-key and token headers are replaced whole",
-    arguments: ["X-Api-Key", "api-key", "X-Auth-Token", "X-Refresh-Token", "X-CSRF-Token", "X-Amz-Security-Token"]
+    arguments: [
+      "X-Api-Key", "api-key", "X-Auth-Token", "X-Refresh-Token", "X-CSRF-Token", "X-Amz-Security-Token",
+    ]
   )
   func apiKeyHeaders(name: String) {
     #expect(Redactor.redact(headers: [name: "k-12345678"]) == [name: "<redacted>"])
@@ -59,7 +64,8 @@ struct RedactionByValueTests {
     let mount = InProcessURLProtocol.mount(
       StubHandler { request in
         let echoed = String(repeating: "n", count: 190) + (request.header("Authorization") ?? "")
-        return .respond(InProcessResponse(status: 500, headers: ["Content-Type": "text/plain"], body: Data(echoed.utf8)))
+        return .respond(
+          InProcessResponse(status: 500, headers: ["Content-Type": "text/plain"], body: Data(echoed.utf8)))
       })
     defer { mount.unmount() }
     let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())

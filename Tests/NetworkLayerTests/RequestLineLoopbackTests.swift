@@ -3,6 +3,10 @@ import LayeredTestSupport
 import NetworkLayer
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// What the server receives: the request line and headers as they arrived on the socket.
 @Suite(
   "Values cannot change the route or the request line",
@@ -66,6 +70,34 @@ struct RequestLineLoopbackTests {
       let counters = try await connection.counters()
       #expect(received.isEmpty)
       #expect(counters.requests == 0)
+    }
+  }
+
+  private struct ForgingInterceptor: RequestInterceptor {
+    func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
+      var forged = request
+      // A token that came from a hostile server, say. `setValue` would drop such a value
+      // silently; assigning the whole dictionary keeps it.
+      var headers = request.allHTTPHeaderFields ?? [:]
+      headers["Authorization"] = "Bearer at-1\r\nX-Injected: 1"
+      forged.allHTTPHeaderFields = headers
+      return forged
+    }
+  }
+
+  @Test("a line break an interceptor puts into a header fails before anything is sent")
+  func interceptorHeaderIsChecked() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      let client = URLSessionHTTPClient(
+        baseURL: server.baseURL, session: connection.session, interceptors: [ForgingInterceptor()])
+      let result = await client.outcome(Endpoint.raw(path: ["todos"]))
+      guard case .failure(.invalidRequest) = result else {
+        Issue.record("expected invalid request, got \(result)")
+        return
+      }
+      let received = try await connection.received()
+      #expect(received.isEmpty)
     }
   }
 

@@ -132,7 +132,8 @@ struct ResponseOutcomeLoopbackTests {
       #expect(afterGets.paths["GET /articles/today"] == 3)
 
       try await connection.inject(.init(path: "/todos", method: "POST", count: -1, body: .close))
-      let post = await client.outcome(Endpoint<Article>(method: .post, path: ["todos"], body: .json(["title": "x"])))
+      let post = await client.outcome(
+        Endpoint<Article>(method: .post, path: ["todos"], body: .json(["title": "x"])))
       #expect(post == .failure(.transport(code: code)))
       let afterPost = try await connection.counters()
       #expect(afterPost.paths["POST /todos"] == 1)

@@ -9,7 +9,9 @@ public protocol HTTPClient: Sendable {
   /// Sends `endpoint` and returns its decoded response together with the status, the headers
   /// and the final URL of the HTTP response it came from. Validation, retries and errors are
   /// exactly those of ``send(_:)``.
-  func response<Response>(for endpoint: Endpoint<Response>) async throws(NetworkError) -> HTTPResponse<Response>
+  func response<Response>(
+    for endpoint: Endpoint<Response>
+  ) async throws(NetworkError) -> HTTPResponse<Response>
 }
 
 extension HTTPClient {

@@ -1,9 +1,12 @@
 /// Every way a request can fail, as the network layer sees it.
 ///
 /// Thrown with typed throws by every client call. Cases carry only what helps a developer or a
-/// retry decision: a status code, a short excerpt of an error body (with credential fields
-/// redacted), a coding path, a `URLError` code. They never carry request headers or bodies, so a
-/// description can be logged without leaking a token or a password.
+/// retry decision: a status code, a short excerpt of an error body, a coding path and the
+/// decoder's reason, a `URLError` code. They never carry request headers or bodies, and every
+/// text taken from a response has credential fields redacted and the request's own secrets
+/// (its token, password, API key, cookies, credential query values) removed by value, so a
+/// description can be logged without leaking a token or a password even when the server echoes
+/// the request.
 public enum NetworkError: Error, Sendable, Hashable {
   /// The endpoint and base URL do not form a valid URL.
   case invalidURL(String)

@@ -148,7 +148,8 @@ public enum Redactor {
     case let object as [String: Any]:
       var result: [String: Any] = [:]
       for (key, nested) in object {
-        result[key] = isCredentialName(key) ? placeholder : redactValues(in: nested, secrets: secrets, depth: depth)
+        result[key] =
+          isCredentialName(key) ? placeholder : redactValues(in: nested, secrets: secrets, depth: depth)
       }
       return result
     case let array as [Any]:

@@ -154,7 +154,8 @@ struct RequestSecrets: Sendable {
     switch value {
     case let object as [String: Any]:
       for (key, nested) in object {
-        collect(from: nested, underCredential: underCredential || Redactor.isCredentialName(key), into: &values)
+        collect(
+          from: nested, underCredential: underCredential || Redactor.isCredentialName(key), into: &values)
       }
     case let array as [Any]:
       for nested in array { collect(from: nested, underCredential: underCredential, into: &values) }
@@ -180,8 +181,8 @@ struct RequestSecrets: Sendable {
       case "\t": result += "\\t"
       default:
         if scalar.value < 0x20 {
-          result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-            + String(scalar.value, radix: 16)
+          let hex = String(scalar.value, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         } else {
           result.unicodeScalars.append(scalar)
         }
