@@ -53,8 +53,10 @@ public struct RequestSummary: Sendable, Hashable {
     // in case one also travels under a name that does not announce it.
     let secrets = RequestSecrets(request: request)
     self.url = secrets.scrub(request.url.map(Redactor.redact(url:)) ?? "(no URL)")
-    self.headers = Redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).mapValues(secrets.scrub)
-    self.body = request.httpBody.flatMap(Redactor.redact(body:)).map(secrets.scrub)
+    self.headers = Redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).mapValues {
+      secrets.scrub($0)
+    }
+    self.body = request.httpBody.flatMap(Redactor.redact(body:)).map { secrets.scrub($0) }
   }
 
   /// A summary for a call that failed before any request was built (an invalid URL, say).

@@ -11,8 +11,8 @@ import Foundation
 /// the password of a Basic credential, each cookie's value, an API key), the URL's password,
 /// the values of credential query items, and the values of credential fields in a JSON or form
 /// body (see ``Redactor`` for what counts as a credential). Each is removed as sent, JSON-escaped
-/// and percent-encoded, and a text that ends with the start of one (a cut excerpt) loses that
-/// start too.
+/// and percent-encoded, and a text cut from a longer one that ends with the start of one loses
+/// that start too.
 ///
 /// Values shorter than ``minimumLength`` are not removed by value: they cannot be told apart
 /// from ordinary text, and removing them would leave little of it. Name-based redaction still
@@ -74,6 +74,13 @@ struct RequestSecrets: Sendable {
     for form in forms where result.contains(form) {
       result = result.replacingOccurrences(of: form, with: Redactor.placeholder)
     }
+    return result
+  }
+
+  /// `text`, which was cut from a longer one, scrubbed as by ``scrub(_:)`` and without the
+  /// start of a secret that the cut left at its end.
+  func scrub(cutText text: String) -> String {
+    let result = scrub(text)
     for form in forms {
       var length = form.count - 1
       while length >= Self.minimumTailLength {
@@ -91,11 +98,11 @@ struct RequestSecrets: Sendable {
     guard !forms.isEmpty else { return error }
     switch error {
     case .badStatus(let code, let excerpt):
-      return .badStatus(code: code, bodyExcerpt: excerpt.map(scrub))
+      return .badStatus(code: code, bodyExcerpt: excerpt.map { scrub($0) })
     case .decodingFailed(let path, let reason):
       return .decodingFailed(path: scrub(path), reason: scrub(reason))
     case .unacceptableContentType(let received, let accepted):
-      return .unacceptableContentType(received: received.map(scrub), accepted: accepted)
+      return .unacceptableContentType(received: received.map { scrub($0) }, accepted: accepted)
     case .invalidURL(let detail):
       return .invalidURL(scrub(detail))
     case .invalidRequest(let detail):

@@ -44,7 +44,9 @@ struct ResponseValidator: Sendable {
   /// before the excerpt is cut, so a cut cannot leave half of one behind.
   static func excerpt(of body: Data, secrets: RequestSecrets) -> String? {
     guard !body.isEmpty else { return nil }
-    let text = String(decoding: body.prefix(excerptLength * 4), as: UTF8.self)
+    let kept = body.prefix(excerptLength * 4)
+    var text = String(decoding: kept, as: UTF8.self)
+    if kept.count < body.count { text = secrets.scrub(cutText: text) }
     let redacted = secrets.scrub(Redactor.redact(text: text, secrets: secrets))
     let trimmed = redacted.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else { return nil }
