@@ -72,12 +72,6 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
   }
 
-  public func response<Response>(
-    for endpoint: Endpoint<Response>
-  ) async throws(NetworkError) -> HTTPResponse<Response> {
-    try await send(endpoint.reportingMetadata())
-  }
-
   /// Runs attempts until one succeeds or the interceptors stop retrying.
   private func perform<Response>(
     _ endpoint: Endpoint<Response>,

@@ -44,7 +44,9 @@ enum ResponseReader {
 }
 
 extension Endpoint {
-  /// This endpoint, answering with the value and the response's metadata.
+  /// This endpoint, answering with the value and the response's metadata. The client's
+  /// pipeline reads the whole response through `readResponse`; `decode` and the empty value
+  /// serve only a client that skips the pipeline.
   func reportingMetadata() -> Endpoint<HTTPResponse<Response>> {
     let original = self
     var endpoint = Endpoint<HTTPResponse<Response>>(
@@ -58,10 +60,15 @@ extension Endpoint {
       requiresAuthentication: requiresAuthentication,
       isIdempotent: isIdempotent,
       deadline: deadline,
-      emptyResponseValue: nil,
+      emptyResponseValue: emptyResponseValue.map {
+        HTTPResponse(value: $0, statusCode: 200, headers: [:], url: nil)
+      },
       expectsContent: expectsContent,
-      decode: { (_: Data) throws(NetworkError) -> HTTPResponse<Response> in throw .noData }
+      decode: { (data: Data) throws(NetworkError) -> HTTPResponse<Response> in
+        HTTPResponse(value: try original.decode(data), statusCode: 200, headers: [:], url: nil)
+      }
     )
+    endpoint.emptyBodyIsValue = emptyBodyIsValue
     endpoint.readResponse = { body, response, request throws(NetworkError) in
       let value = try ResponseReader.read(body, response: response, request: request, for: original)
       return HTTPResponse(value: value, response: response)
