@@ -24,7 +24,7 @@ struct RequestSecrets: Sendable {
   private static let minimumTailLength = 4
 
   /// Every form to remove, longest first, so a longer form is not broken up by a shorter one.
-  private(set) var forms: [String]
+  private let forms: [String]
 
   init(values: some Sequence<String>) {
     var forms: Set<String> = []
@@ -64,8 +64,6 @@ struct RequestSecrets: Sendable {
     }
     self.init(values: values)
   }
-
-  var isEmpty: Bool { forms.isEmpty }
 
   /// `text` with every learnt secret replaced by ``Redactor/placeholder``.
   func scrub(_ text: String) -> String {
