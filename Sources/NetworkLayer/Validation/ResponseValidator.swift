@@ -9,7 +9,8 @@ import Foundation
 /// Checks, in order: the status code against the endpoint's acceptable range (a failure carries
 /// the code and a short excerpt of the body, scrubbed of credentials); then, when there is a
 /// body and the endpoint expects content, its `Content-Type` against the endpoint's `Accept`
-/// value. An endpoint that expects no content (``NoContent``) ignores the body and its type.
+/// value (`*/*` accepts any body, declared or not). An endpoint that expects no content
+/// (``NoContent``) ignores the body and its type.
 /// A `Content-Type` sent twice, which Foundation joins as `"a, b"`, is judged by the value that
 /// wins in HTTP: the last valid one (see ``MediaType/effective(inContentType:)``).
 struct ResponseValidator: Sendable {
@@ -30,7 +31,8 @@ struct ResponseValidator: Sendable {
     }
     guard !body.isEmpty, endpoint.expectsContent else { return }
     let accepted = MediaType.ranges(inAccept: endpoint.accept)
-    guard !accepted.isEmpty else { return }
+    // `*/*` takes anything, also a body that declares no type at all.
+    guard !accepted.isEmpty, !accepted.contains(where: { $0.type == "*" }) else { return }
     let declared = response.value(forHTTPHeaderField: "Content-Type")
     guard let received = declared.flatMap(MediaType.effective(inContentType:)),
       accepted.contains(where: { $0.admits(received) })
