@@ -36,6 +36,10 @@ Control hooks for tests (never counted, faulted or protected):
     POST   /_control/faults        queue a fault (see Fault below)     -> 201
     DELETE /_control/faults        clear all faults                    -> 204
     GET    /_control/counters      request/login/refresh/cancel counts
+    GET    /_control/received      the raw request lines and headers received
+    ANY    /_control/echo          answers ?status= (default 400) echoing the request;
+                                   ?part=body|query|path|header:<name> echoes only those,
+                                   each ?contentType= is sent as a Content-Type header
 
 Python standard library only; runs on Python 3.9+.
 """
@@ -91,8 +95,10 @@ DEFAULT_REQUIRE_AUTH = True
 
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 MALFORMED_BODY = b'{"this is": not json'
-BODY_MODIFIERS = ("truncated", "malformed", "empty", "reset")
+BODY_MODIFIERS = ("truncated", "malformed", "empty", "reset", "close")
 CONTROL_PREFIX = "/_control/"
+RECEIVED_LIMIT = 100  # request lines kept for GET /_control/received
+ECHO_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 # How often a delayed request checks whether its client is still there.
 DISCONNECT_POLL_SECONDS = 0.05
@@ -286,7 +292,8 @@ class Fault:
     """A misbehaviour injected for the next `count` matching requests.
 
     Applied in this order: `delay` (abandoned if the client disconnects),
-    `body == "reset"` (abort the connection, nothing written), `status`
+    `body == "reset"` (abort the connection, nothing written), `body ==
+    "close"` (close it cleanly, nothing written), `status`
     (replace the route's response with an injected error), then the body
     modifiers "malformed", "empty" and "truncated" on whatever response
     was produced.
@@ -390,6 +397,8 @@ class SampleAPI:
                 (r"/_control/config", {"GET": self.get_config, "POST": self.set_config}, False),
                 (r"/_control/faults", {"POST": self.add_fault, "DELETE": self.clear_faults}, False),
                 (r"/_control/counters", {"GET": self.get_counters}, False),
+                (r"/_control/received", {"GET": self.get_received}, False),
+                (r"/_control/echo", {m: self.echo for m in ECHO_METHODS}, False),
             ]
         )
 
@@ -408,6 +417,7 @@ class SampleAPI:
         self.path_counts: Dict[str, int] = {}
         self.token_lifetime: float = DEFAULT_TOKEN_LIFETIME
         self.require_auth = DEFAULT_REQUIRE_AUTH
+        self.received: List[dict] = []  # see record_received
 
     # -- bookkeeping called by the request handler ---------------------------
 
@@ -618,6 +628,52 @@ class SampleAPI:
             })
 
 
+    # -- what reached the server (request line and header tests) ---------------
+
+    def record_received(self, raw_line: bytes, headers: Optional[Message]) -> None:
+        """Keep the request line and headers exactly as they arrived, before any parsing
+        or routing could normalise them; control requests are left out."""
+        line = raw_line.decode("latin-1").rstrip("\r\n")
+        target = line.split(" ")[1] if line.count(" ") >= 2 else ""
+        if target.startswith(CONTROL_PREFIX):
+            return
+        fields = [[name, value] for name, value in headers.items()] if headers is not None else []
+        with self.lock:
+            self.received.append({"line": line, "headers": fields})
+            del self.received[:-RECEIVED_LIMIT]
+
+    def get_received(self, request: Request) -> Response:
+        with self.lock:
+            return json_response(200, {"requests": list(self.received)})
+
+    def echo(self, request: Request) -> Response:
+        """An error answer that repeats the request, as careless servers do, so tests can
+        check that nothing the request carried leaks from an error into logs."""
+        status_text = query_value(request, "status") or "400"
+        status = int(status_text) if re.fullmatch(r"[0-9]{3}", status_text) else 400
+        # Each ?contentType= becomes a header of its own, so a test can send the field twice.
+        content_types = [value for value in request.query.get("contentType", [])
+                         if "\r" not in value and "\n" not in value]
+        echoed = {
+            "error": "echo",
+            "path": request.path,
+            "query": {name: values for name, values in request.query.items()},
+            "headers": dict(request.headers.items()),
+            "body": request.body.decode("utf-8", "replace"),
+        }
+        # ?part=body or ?part=header:X-Name keeps the answer short enough to be read whole.
+        parts = request.query.get("part")
+        if parts:
+            echoed = {"error": "echo", **{
+                part: request.headers.get(part[len("header:"):]) if part.startswith("header:")
+                else echoed.get(part) for part in parts}}
+        response = json_response(status, echoed)
+        if content_types:
+            response.content_type = None
+            response.headers.extend(("Content-Type", value) for value in content_types)
+        return response
+
+
 # ---------------------------------------------------------------------------
 # HTTP transport
 # ---------------------------------------------------------------------------
@@ -631,6 +687,12 @@ class SampleRequestHandler(BaseHTTPRequestHandler):
     wbufsize = -1
 
     server: "SampleServer"
+
+    def parse_request(self) -> bool:
+        self.headers = None  # not the previous request's, on a kept-alive connection
+        parsed = super().parse_request()
+        self.server.api.record_received(self.raw_requestline, getattr(self, "headers", None))
+        return parsed
 
     def _handle(self) -> None:
         path, _, query = self.path.partition("?")
@@ -680,6 +742,12 @@ class SampleRequestHandler(BaseHTTPRequestHandler):
             api.count_cancelled()
             self.close_connection = True
             self._log_outcome("cancelled by client during delay")
+            return
+
+        if fault.body == "close":
+            # An orderly close (FIN) before any response, as a server that restarts does.
+            self.close_connection = True
+            self._log_outcome("connection closed before a response (fault)")
             return
 
         if fault.body == "reset":

@@ -12,7 +12,7 @@ public struct SampleBackendConnection: Sendable {
   /// A misbehaviour for the backend to inject; see Architecture.md for the semantics.
   public struct Fault: Encodable, Sendable {
     public enum Body: String, Encodable, Sendable {
-      case truncated, malformed, empty, reset
+      case truncated, malformed, empty, reset, close
     }
 
     public var path: String

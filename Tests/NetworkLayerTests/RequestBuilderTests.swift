@@ -34,7 +34,8 @@ struct RequestBuilderTests {
       ("?x=1", "https://h.example/v1/todos/%3Fx%3D1"),
       ("#frag", "https://h.example/v1/todos/%23frag"),
       ("with space", "https://h.example/v1/todos/with%20space"),
-      ("..", "https://h.example/v1/todos/.."),
+      ("..", "https://h.example/v1/todos/%2E%2E"),
+      (".", "https://h.example/v1/todos/%2E"),
     ]
   )
   func pathSegments(value: String, expected: String) throws {

@@ -53,4 +53,15 @@ struct ResponseValidationTests {
     #expect(!excerpt.contains("rt-secret"))
     #expect(excerpt.contains("bad"))
   }
+
+  @Test("a raw Data endpoint takes any body, even one that declares no Content-Type")
+  func rawDataWithoutType() async throws {
+    let mount = StubHandler.mount(status: 200, body: "%PDF-1.7", contentType: nil)
+    defer { mount.unmount() }
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let data = try await client.send(Endpoint.raw(path: ["report.pdf"]))
+    #expect(data == Data("%PDF-1.7".utf8))
+    let typed = await client.outcome(Endpoint.raw(path: ["report.pdf"], accept: "application/pdf"))
+    #expect(typed == .failure(.unacceptableContentType(received: nil, accepted: "application/pdf")))
+  }
 }

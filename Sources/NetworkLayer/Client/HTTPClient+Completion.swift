@@ -34,3 +34,23 @@ extension HTTPClient {
     )
   }
 }
+
+extension HTTPClient {
+  /// Sends `endpoint` and calls `completion` once with the value and its response's details:
+  /// the outcome of the async ``response(for:)``, because it is that call underneath.
+  @discardableResult
+  public func response<Response>(
+    for endpoint: Endpoint<Response>,
+    completion: @escaping @Sendable (Result<HTTPResponse<Response>, NetworkError>) -> Void
+  ) -> RequestHandle {
+    RequestHandle(
+      task: Task {
+        do throws(NetworkError) {
+          completion(.success(try await response(for: endpoint)))
+        } catch {
+          completion(.failure(error))
+        }
+      }
+    )
+  }
+}

@@ -30,7 +30,6 @@ public struct URLSessionHTTPClient: HTTPClient {
   private let monitors: [any NetworkEventMonitor]
   private let defaultDeadline: Duration
   private let clock: any Clock<Duration>
-  private let validator = ResponseValidator()
 
   /// Creates a client for the API at `baseURL`.
   ///
@@ -89,6 +88,7 @@ public struct URLSessionHTTPClient: HTTPClient {
       for interceptor in interceptors {
         request = try await interceptor.adapt(request, context: context)
       }
+      if !interceptors.isEmpty { try RequestBuilder.validateWireSafety(of: request) }
 
       let summary = RequestSummary(callID: call.id, attempt: attempt, request: request)
       call.summary = summary
@@ -106,7 +106,7 @@ public struct URLSessionHTTPClient: HTTPClient {
           )
         )
         do throws(NetworkError) {
-          return try decode(body, response: response, for: endpoint)
+          return try ResponseReader.read(body, response: response, request: request, for: endpoint)
         } catch {
           failure = AttemptFailure(error: error, request: request, response: response)
         }
@@ -147,19 +147,6 @@ public struct URLSessionHTTPClient: HTTPClient {
       if decision != .doNotRetry { return decision }
     }
     return .doNotRetry
-  }
-
-  private func decode<Response>(
-    _ body: Data,
-    response: HTTPURLResponse,
-    for endpoint: Endpoint<Response>
-  ) throws(NetworkError) -> Response {
-    try validator.validate(response, body: body, for: endpoint)
-    guard body.isEmpty || !endpoint.expectsContent else { return try endpoint.decode(body) }
-    let emptyIsNormal =
-      !endpoint.expectsContent || [204, 205].contains(response.statusCode) || endpoint.method == .head
-    guard emptyIsNormal, let value = endpoint.emptyResponseValue else { throw .noData }
-    return value
   }
 
   private func context<Response>(

@@ -1,5 +1,9 @@
 public import Foundation
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// Everything the client needs to make one kind of request and to turn its answer into `Response`.
 ///
 /// The response type is part of the endpoint's type, so a call site cannot decode the answer of
@@ -9,15 +13,19 @@ public struct Endpoint<Response: Sendable>: Sendable {
   /// The request method.
   public var method: HTTPMethod
   /// Path segments below the client's base URL. Each element is one segment and is
-  /// percent-encoded as such, so a value like `"a/b"` or `"../admin"` cannot change the route.
+  /// percent-encoded as such, so a value like `"a/b"`, `"../admin"` or `".."` reaches the server
+  /// as exactly that one segment and cannot change the route.
   public var path: [String]
   /// Query items, percent-encoded when the request is built.
   public var query: [URLQueryItem]
-  /// Extra request headers. A value containing CR, LF or NUL fails the request before it is sent.
+  /// Extra request headers. A name that is not a token, a value containing CR, LF or NUL, an
+  /// `Accept` header, or a `Content-Type` next to a ``body`` fails the request before it is sent.
   public var headers: [String: String]
   /// The request body and its content type.
   public var body: HTTPBody?
   /// The `Accept` header value, which is also what the response's `Content-Type` must match.
+  /// It is the only source of the request's `Accept`: the same header in ``headers`` fails the
+  /// request.
   public var accept: String
   /// Status codes that count as success. Anything else fails with ``NetworkError/badStatus(code:bodyExcerpt:)``.
   public var acceptableStatusCodes: Range<Int>
@@ -37,6 +45,12 @@ public struct Endpoint<Response: Sendable>: Sendable {
   public var expectsContent: Bool
   /// Turns a successful, non-empty response body into `Response`.
   public var decode: @Sendable (Data) throws(NetworkError) -> Response
+  /// Whether an empty successful body is ``emptyResponseValue`` with any status, as for raw
+  /// `Data` endpoints, where no bytes are still bytes.
+  var emptyBodyIsValue = false
+  /// Set for an endpoint that reports the response's metadata (see ``HTTPClient/response(for:)``):
+  /// it reads the whole response in place of the steps above.
+  var readResponse: (@Sendable (Data, HTTPURLResponse, URLRequest) throws(NetworkError) -> Response)?
 
   /// Creates an endpoint with an explicit decoding step.
   public init(
@@ -104,5 +118,43 @@ extension Endpoint where Response: Decodable {
       expectsContent: Response.self != NoContent.self,
       decode: JSONResponseDecoder<Response>(decoder: decoder).decode
     )
+  }
+}
+
+extension Endpoint where Response == Data {
+  /// An endpoint whose response is the raw body, without a decoding step:
+  /// `Endpoint.raw(path: ["files", "report.pdf"])`.
+  ///
+  /// Any `Content-Type` matching `accept` (any at all by default) is accepted, and an empty
+  /// successful body is empty `Data`, whatever the status. (`Endpoint<Data>(path:)` is the JSON
+  /// initialiser, which would read the body as a base64 JSON string.)
+  public static func raw(
+    method: HTTPMethod = .get,
+    path: [String],
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    body: HTTPBody? = nil,
+    accept: String = "*/*",
+    acceptableStatusCodes: Range<Int> = 200..<300,
+    requiresAuthentication: Bool = false,
+    isIdempotent: Bool? = nil,
+    deadline: Duration? = nil
+  ) -> Endpoint<Data> {
+    var endpoint = Endpoint<Data>(
+      method: method,
+      path: path,
+      query: query,
+      headers: headers,
+      body: body,
+      accept: accept,
+      acceptableStatusCodes: acceptableStatusCodes,
+      requiresAuthentication: requiresAuthentication,
+      isIdempotent: isIdempotent,
+      deadline: deadline,
+      emptyResponseValue: Data(),
+      decode: { (data: Data) throws(NetworkError) -> Data in data }
+    )
+    endpoint.emptyBodyIsValue = true
+    return endpoint
   }
 }

@@ -27,7 +27,12 @@ struct JSONResponseDecoder<Value: Decodable & Sendable>: Sendable {
         reason: "missing key"
       )
     case .dataCorrupted(let context):
-      .decodingFailed(path: context.codingPath.dottedPath, reason: "not valid JSON")
+      // The decoder's own words: "not valid JSON" for a syntax error, but also "invalid date"
+      // or "cannot initialize Status from invalid String value" for JSON that is valid.
+      .decodingFailed(
+        path: context.codingPath.dottedPath,
+        reason: context.debugDescription.isEmpty ? "the data is corrupted" : context.debugDescription
+      )
     @unknown default:
       .decodingFailed(path: "", reason: "\(error)")
     }

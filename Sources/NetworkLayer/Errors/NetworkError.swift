@@ -1,9 +1,12 @@
 /// Every way a request can fail, as the network layer sees it.
 ///
 /// Thrown with typed throws by every client call. Cases carry only what helps a developer or a
-/// retry decision: a status code, a short excerpt of an error body (with credential fields
-/// redacted), a coding path, a `URLError` code. They never carry request headers or bodies, so a
-/// description can be logged without leaking a token or a password.
+/// retry decision: a status code, a short excerpt of an error body, a coding path and the
+/// decoder's reason, a `URLError` code. They never carry request headers or bodies, and every
+/// text taken from a response has credential fields redacted and the request's own secrets
+/// (its token, password, API key, cookies, credential query values) removed by value, so a
+/// description can be logged without leaking a token or a password even when the server echoes
+/// the request.
 public enum NetworkError: Error, Sendable, Hashable {
   /// The endpoint and base URL do not form a valid URL.
   case invalidURL(String)
@@ -23,7 +26,8 @@ public enum NetworkError: Error, Sendable, Hashable {
   case timeout
   /// The call was cancelled by its caller.
   case cancelled
-  /// The transport failed; `code` is the `URLError.Code` raw value.
+  /// The transport failed; `code` is the `URLError.Code` raw value. The description says what
+  /// happened in words ("connection refused", "host not found") and keeps the code.
   case transport(code: Int)
   /// The request needs credentials and there are none, or the server refused them again after a
   /// fresh token.
@@ -51,7 +55,7 @@ extension NetworkError: CustomStringConvertible {
       path.isEmpty ? "decoding failed: \(reason)" : "decoding failed at \(path): \(reason)"
     case .timeout: "timed out: no answer within the deadline"
     case .cancelled: "cancelled"
-    case .transport(let code): "transport error (URLError code \(code))"
+    case .transport(let code): "transport error: \(Self.transportReason(code: code)) (URLError code \(code))"
     case .unauthorized: "unauthorized: no valid credentials for this request"
     case .refreshFailed(let reason): "session refresh failed: \(reason)"
     case .excessiveRefresh: "too many session refreshes in a short time"

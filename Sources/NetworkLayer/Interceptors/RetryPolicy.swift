@@ -25,10 +25,13 @@ public struct RetryPolicy: RequestInterceptor {
   public static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
 
   /// The `URLError.Code` raw values retried by default: failures to reach the host or losing the
-  /// connection, which say nothing about the request itself.
+  /// connection, which say nothing about the request itself. `badServerResponse` (−1011) is what
+  /// this toolchain reports when the server closes the connection before any response, just as
+  /// `networkConnectionLost` is for a reset: for an idempotent request both are safe to repeat.
   public static let defaultRetryableTransportCodes: Set<Int> = [
     URLError.Code.timedOut.rawValue,
     URLError.Code.networkConnectionLost.rawValue,
+    URLError.Code.badServerResponse.rawValue,
     URLError.Code.cannotConnectToHost.rawValue,
     URLError.Code.cannotFindHost.rawValue,
     URLError.Code.dnsLookupFailed.rawValue,

@@ -6,8 +6,9 @@ import Foundation
 
 /// Something the client did, for logging and metrics.
 ///
-/// Events are built with credentials already redacted (see ``Redactor``): the `Authorization`
-/// header and `password`, `accessToken` and `refreshToken` body fields never reach a monitor,
+/// Events are built with credentials already redacted (see ``Redactor``): credential headers,
+/// URL user-info, credential query items and body fields never reach a monitor, nor does any
+/// secret the request carried wherever else it appears (an error body that echoes the request),
 /// so no monitor can leak them, however it prints.
 public enum NetworkEvent: Sendable {
   /// An attempt is about to be sent.
@@ -36,7 +37,7 @@ public struct RequestSummary: Sendable, Hashable {
   public let attempt: Int
   /// The method, e.g. `GET`.
   public let method: String
-  /// The full URL, query included.
+  /// The full URL, query included, with user-info and credential query values redacted.
   public let url: String
   /// Request headers with credentials redacted.
   public let headers: [String: String]
@@ -48,9 +49,14 @@ public struct RequestSummary: Sendable, Hashable {
     self.callID = callID
     self.attempt = attempt
     self.method = request.httpMethod ?? "GET"
-    self.url = request.url?.absoluteString ?? "(no URL)"
-    self.headers = Redactor.redact(headers: request.allHTTPHeaderFields ?? [:])
-    self.body = request.httpBody.flatMap(Redactor.redact(body:))
+    // Names announce most credentials; the request's own secrets are then removed by value,
+    // in case one also travels under a name that does not announce it.
+    let secrets = RequestSecrets(request: request)
+    self.url = secrets.scrub(request.url.map(Redactor.redact(url:)) ?? "(no URL)")
+    self.headers = Redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).mapValues {
+      secrets.scrub($0)
+    }
+    self.body = request.httpBody.flatMap(Redactor.redact(body:)).map { secrets.scrub($0) }
   }
 
   /// A summary for a call that failed before any request was built (an invalid URL, say).

@@ -3,13 +3,24 @@ public import Foundation
 /// Removes credentials from what the client reports, so that no log line, event or error
 /// description can carry a token or a password.
 ///
-/// - Headers: the values of `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`
-///   are replaced; the scheme of an authorization value (`Bearer`) is kept because it helps
-///   debugging and reveals nothing.
-/// - Bodies: in JSON, the values of `password`, `accessToken`, `refreshToken`, their snake_case
-///   forms and `client_secret` (keys compared without case, at any depth) are replaced. Text
-///   that is not valid JSON, such as a truncated body, is scanned for the same keys, so a secret
-///   cannot slip through a parse failure.
+/// - Headers: the values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
+///   API-key headers (`X-API-Key`, `X-Auth-Token`, …) and any header whose name is a credential
+///   name (below) are replaced; the scheme of an authorization value (`Bearer`) is kept because
+///   it helps debugging and reveals nothing.
+/// - URLs: user-info (`user:password@`) is replaced whole, and so is the value of every query
+///   item with a credential name (`access_token`, `token`, `api_key`, `key`, `password`,
+///   `secret`, `signature`, `X-Amz-Signature`, …).
+/// - Bodies: in JSON, the values of keys with a credential name are replaced, at any depth.
+///   Text that is not valid JSON, such as a truncated body or a form, is scanned for the same
+///   names followed by `:` or `=`, so a secret cannot slip through a parse failure.
+///
+/// A credential name is compared without case, `-`, `_` or `.`: it is `key`, `sig`, `pwd` or
+/// `pass`, or it ends in `token`, `secret`, `password`, `passwd`, `signature`, `apikey` or
+/// `credential(s)`. So `refreshToken` and `client_secret` are credentials, `tokenType` and
+/// `passwordHint` are not.
+///
+/// What the request itself carried is also removed by value, wherever it is echoed (see
+/// ``RequestSummary`` and ``NetworkError``), not only where a name announces it.
 public enum Redactor {
   /// What replaces a secret.
   public static let placeholder = "<redacted>"
@@ -17,18 +28,78 @@ public enum Redactor {
   /// The most characters of a body kept in a redacted copy.
   public static let maximumBodyLength = 2_000
 
-  static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
-  static let secretFields: Set<String> = [
-    "password", "accesstoken", "refreshtoken", "access_token", "refresh_token", "client_secret",
+  /// Lower-cased names of the headers that carry credentials whatever they are called, beyond
+  /// those matched by the credential-name rule. Also the headers that must not follow a
+  /// request to another origin.
+  static let secretHeaders: Set<String> = [
+    "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
+    "x-auth-token", "x-access-token", "x-refresh-token", "x-csrf-token", "x-xsrf-token",
+    "x-amz-security-token",
+  ]
+
+  /// Whether a header called `name` carries a credential.
+  static func isCredentialHeader(_ name: String) -> Bool {
+    secretHeaders.contains(name.lowercased()) || isCredentialName(name)
+  }
+
+  /// Whether a JSON key, form field or query item called `name` holds a credential.
+  static func isCredentialName(_ name: String) -> Bool {
+    var normalized = ""
+    for scalar in name.unicodeScalars where scalar != "-" && scalar != "_" && scalar != "." {
+      normalized.unicodeScalars.append(scalar)
+    }
+    normalized = normalized.lowercased()
+    return exactCredentialNames.contains(normalized)
+      || credentialSuffixes.contains { normalized.hasSuffix($0) }
+  }
+
+  private static let exactCredentialNames: Set<String> = ["key", "sig", "pwd", "pass"]
+  private static let credentialSuffixes = [
+    "token", "secret", "password", "passwd", "signature", "apikey", "credential", "credentials",
   ]
 
   /// `headers` with every credential value replaced.
   public static func redact(headers: [String: String]) -> [String: String] {
     var redacted = headers
-    for (name, value) in headers where secretHeaders.contains(name.lowercased()) {
+    for (name, value) in headers where isCredentialHeader(name) {
       redacted[name] = redactedCredential(value)
     }
     return redacted
+  }
+
+  /// `url` as text with its user-info and the values of credential query items replaced.
+  public static func redact(url: URL) -> String {
+    let text = url.absoluteString
+    guard text.contains("@") || text.contains("?") else { return text }
+    var result = ""
+    var rest = Substring(text)
+    if let schemeEnd = rest.range(of: "://") {
+      result += rest[..<schemeEnd.upperBound]
+      rest = rest[schemeEnd.upperBound...]
+      let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+      let authority = rest[..<authorityEnd]
+      if let at = authority.lastIndex(of: "@") {
+        result += placeholder + authority[at...]
+      } else {
+        result += authority
+      }
+      rest = rest[authorityEnd...]
+    }
+    guard let queryStart = rest.firstIndex(of: "?") else { return result + rest }
+    result += rest[...queryStart]
+    let afterMark = rest[rest.index(after: queryStart)...]
+    let queryEnd = afterMark.firstIndex(of: "#") ?? afterMark.endIndex
+    result += afterMark[..<queryEnd].split(separator: "&", omittingEmptySubsequences: false)
+      .map { item -> String in
+        let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts[0])
+        guard parts.count == 2, isCredentialName(name.removingPercentEncoding ?? name) else {
+          return String(item)
+        }
+        return name + "=" + placeholder
+      }
+      .joined(separator: "&")
+    return result + afterMark[queryEnd...]
   }
 
   /// `body` as text with credential fields replaced, shortened to ``maximumBodyLength``;
@@ -41,7 +112,15 @@ public enum Redactor {
 
   /// `text` with credential fields replaced, shortened to ``maximumBodyLength``.
   public static func redact(text: String) -> String {
-    let redacted = redactJSON(text) ?? redactLoosely(text)
+    redact(text: text, secrets: RequestSecrets(values: []))
+  }
+
+  /// `text` with credential fields and the given secrets replaced, shortened to
+  /// ``maximumBodyLength``. Secrets are removed before the text is cut, and from every string
+  /// inside JSON once it is unescaped, so an echo that escapes them twice still loses them.
+  static func redact(text: String, secrets: RequestSecrets) -> String {
+    let scrubbed = secrets.scrub(text)
+    let redacted = redactJSON(scrubbed, secrets: secrets) ?? redactLoosely(scrubbed)
     guard redacted.count > maximumBodyLength else { return redacted }
     return String(redacted.prefix(maximumBodyLength)) + "…"
   }
@@ -52,51 +131,57 @@ public enum Redactor {
     return "\(parts[0]) \(placeholder)"
   }
 
-  private static func redactJSON(_ text: String) -> String? {
-    guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]),
+  private static func redactJSON(_ text: String, secrets: RequestSecrets, depth: Int = 0) -> String? {
+    guard text.first == "{" || text.first == "[" || text.first?.isWhitespace == true,
+      let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]),
       object is [String: Any] || object is [Any],
       let data = try? JSONSerialization.data(
-        withJSONObject: redactValues(in: object),
+        withJSONObject: redactValues(in: object, secrets: secrets, depth: depth),
         options: [.sortedKeys, .withoutEscapingSlashes]
       )
     else { return nil }
     return String(decoding: data, as: UTF8.self)
   }
 
-  private static func redactValues(in value: Any) -> Any {
+  private static func redactValues(in value: Any, secrets: RequestSecrets, depth: Int) -> Any {
     switch value {
     case let object as [String: Any]:
       var result: [String: Any] = [:]
       for (key, nested) in object {
-        result[key] = secretFields.contains(key.lowercased()) ? placeholder : redactValues(in: nested)
+        result[key] =
+          isCredentialName(key) ? placeholder : redactValues(in: nested, secrets: secrets, depth: depth)
       }
       return result
     case let array as [Any]:
-      return array.map(redactValues(in:))
+      return array.map { redactValues(in: $0, secrets: secrets, depth: depth) }
+    case let text as String:
+      // A string can hold JSON of its own, such as a request body a server echoes back: its
+      // credential fields are redacted too, a couple of levels deep.
+      let scrubbed = secrets.scrub(text)
+      guard depth < 2 else { return scrubbed }
+      return redactJSON(scrubbed, secrets: secrets, depth: depth + 1) ?? scrubbed
     default:
       return value
     }
   }
 
-  /// For text that is not valid JSON: replaces whatever follows `"key":` or `key=`, for every
-  /// secret key: a quoted value up to its closing quote (or the end of a truncated text), any
-  /// other value up to the next comma, ampersand, brace or space.
+  /// For text that is not valid JSON: replaces whatever follows a credential name and `:` or
+  /// `=`: a quoted value up to its closing quote (or the end of a truncated text), any other
+  /// value up to the next comma, ampersand, brace or space.
   private static func redactLoosely(_ text: String) -> String {
-    var result = text
-    for field in secretFields {
-      // A quoted value skips escaped characters: a password containing `\"` would otherwise end
-      // the match early and leave the rest of the secret in the text.
-      let pattern = #"("?\#(field)"?\s*[:=]\s*)("(?:[^"\\]|\\.?)*"?|[^,&}\s]*)"#
-      guard let expression = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else {
-        continue
-      }
-      let range = NSRange(result.startIndex..., in: result)
-      result = expression.stringByReplacingMatches(
-        in: result,
-        range: range,
-        withTemplate: "$1\"\(placeholder)\""
-      )
+    // A quoted value skips escaped characters: a password containing `\"` would otherwise end
+    // the match early and leave the rest of the secret in the text. The look-behind keeps
+    // `monkey=` from being read as `key=`.
+    let name =
+      #"[A-Za-z0-9_.\-]*(?:token|secret|password|passwd|signature|api_?-?key|credentials?)|key|sig|pwd|pass"#
+    let pattern = #"(?<![A-Za-z0-9_.\-])("?(?:\#(name))"?\s*[:=]\s*)("(?:[^"\\]|\\.?)*"?|[^,&}\s]*)"#
+    guard let expression = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else {
+      return text
     }
-    return result
+    return expression.stringByReplacingMatches(
+      in: text,
+      range: NSRange(text.startIndex..., in: text),
+      withTemplate: "$1\"\(placeholder)\""
+    )
   }
 }

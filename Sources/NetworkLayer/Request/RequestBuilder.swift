@@ -9,11 +9,17 @@ public import Foundation
 /// Guarantees:
 /// - the base URL's own path is kept: `https://host/v1` + `["todos"]` is `https://host/v1/todos`,
 ///   with exactly one slash between parts whatever trailing slashes the base has;
-/// - every path element is one encoded segment, so `"a/b"`, `".."` or `"?x"` stay inside it;
+/// - every path element reaches the server as exactly one segment with exactly that value:
+///   `"a/b"`, `"?x"`, and the dot segments `"."` and `".."` (sent as `%2E` and `%2E%2E`, which
+///   Foundation does not resolve) cannot change the route;
 /// - query names and values are encoded so that `+ & = # ? %`, spaces and non-ASCII text
 ///   reach the server exactly as given;
-/// - a header name or value that could split the header block (CR, LF, NUL) is rejected with
-///   ``NetworkError/invalidRequest(_:)`` before anything is sent.
+/// - the method is an RFC 9110 token, every header name is a token, and no header value (the
+///   `Accept` value and the body's content type included) contains CR, LF or NUL; anything else
+///   fails with ``NetworkError/invalidRequest(_:)`` before anything is sent;
+/// - `Accept` is set only from ``Endpoint/accept``, the value validation checks the response
+///   against, and `Content-Type` of a body only from ``HTTPBody/contentType``: the same header in
+///   ``Endpoint/headers`` fails the request instead of silently replacing them.
 public struct RequestBuilder: Sendable {
   /// The URL every endpoint path is appended to.
   public let baseURL: URL
@@ -37,7 +43,7 @@ public struct RequestBuilder: Sendable {
     while basePath.hasSuffix("/") { basePath.removeLast() }
     let segments = try endpoint.path.map { (segment: String) throws(NetworkError) -> String in
       guard !segment.isEmpty else { throw .invalidURL("empty path segment") }
-      return Self.percentEncode(segment)
+      return Self.encodeSegment(segment)
     }
     components.percentEncodedPath = ([basePath] + segments).joined(separator: "/")
     if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
@@ -56,18 +62,42 @@ public struct RequestBuilder: Sendable {
       throw .invalidURL("could not form a URL for path \(endpoint.path)")
     }
 
+    // The method is not echoed: a forged one is an attack, not a detail worth printing.
+    guard HeaderSyntax.isToken(endpoint.method.rawValue) else {
+      throw .invalidRequest("the method is not an RFC 9110 token")
+    }
     var request = URLRequest(url: url)
     request.httpMethod = endpoint.method.rawValue
+    try Self.validateHeader(name: "Accept", value: endpoint.accept)
     request.setValue(endpoint.accept, forHTTPHeaderField: "Accept")
     if let body = endpoint.body {
+      try Self.validateHeader(name: "Content-Type", value: body.contentType)
       request.httpBody = try body.encode()
       request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
     }
     for (name, value) in endpoint.headers {
       try Self.validateHeader(name: name, value: value)
+      if HeaderSyntax.equalsIgnoringCase(name, "accept") {
+        throw .invalidRequest("set Accept through Endpoint.accept, which validation checks against")
+      }
+      if endpoint.body != nil, HeaderSyntax.equalsIgnoringCase(name, "content-type") {
+        throw .invalidRequest("set a body's Content-Type through HTTPBody, not Endpoint.headers")
+      }
       request.setValue(value, forHTTPHeaderField: name)
     }
     return request
+  }
+
+  /// Checks a request as it will go on the wire, after interceptors changed it: the method is a
+  /// token, header names are tokens and no value contains CR, LF or NUL. An interceptor may add
+  /// a value that came from a server, such as a bearer token, so the check runs again here.
+  static func validateWireSafety(of request: URLRequest) throws(NetworkError) {
+    guard HeaderSyntax.isToken(request.httpMethod ?? "GET") else {
+      throw .invalidRequest("the method is not an RFC 9110 token")
+    }
+    for (name, value) in request.allHTTPHeaderFields ?? [:] {
+      try validateHeader(name: name, value: value)
+    }
   }
 
   /// Unreserved characters (RFC 3986 §2.3) pass; everything else is percent-encoded as UTF-8.
@@ -75,19 +105,27 @@ public struct RequestBuilder: Sendable {
     text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
   }
 
+  /// One path segment. The dot segments are encoded too: left as they are, Foundation and
+  /// servers resolve them against the segments before them, so `["v1", "..", "x"]` would reach
+  /// `/x`. `%2E` is the same character to a server, but not a dot segment.
+  static func encodeSegment(_ segment: String) -> String {
+    switch segment {
+    case ".": "%2E"
+    case "..": "%2E%2E"
+    default: percentEncode(segment)
+    }
+  }
+
   private static let unreserved = CharacterSet(
     charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
   )
 
   private static func validateHeader(name: String, value: String) throws(NetworkError) {
-    let tokenCharacters = CharacterSet(
-      charactersIn: "!#$%&'*+-.^_`|~ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-    )
-    guard !name.isEmpty, name.unicodeScalars.allSatisfy(tokenCharacters.contains) else {
+    guard HeaderSyntax.isToken(name) else {
       throw .invalidRequest("header name \"\(name)\" is not a valid token")
     }
     // The value is not echoed: it may be a credential.
-    guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+    guard HeaderSyntax.isSafeValue(value) else {
       throw .invalidRequest("value of header \"\(name)\" contains a line break or NUL")
     }
   }

@@ -17,6 +17,42 @@ struct MediaType: Sendable, Hashable {
     self.subtype = subtype
   }
 
+  /// The media type a `Content-Type` value stands for. Foundation joins a field sent twice into
+  /// `"a, b"`; as in the Fetch standard's MIME type extraction, the last value that parses wins,
+  /// and a range such as `*/*` is not a content type. Commas inside quoted parameters do not
+  /// split.
+  static func effective(inContentType value: String) -> MediaType? {
+    var last: MediaType?
+    for part in splitOutsideQuotes(value) {
+      guard let type = MediaType(part), type.type != "*", type.subtype != "*" else { continue }
+      last = type
+    }
+    return last
+  }
+
+  private static func splitOutsideQuotes(_ value: String) -> [Substring] {
+    guard value.contains(",") else { return [Substring(value)] }
+    var parts: [Substring] = []
+    var start = value.startIndex
+    var quoted = false
+    var escaped = false
+    for index in value.indices {
+      let character = value[index]
+      if escaped {
+        escaped = false
+      } else if quoted, character == "\\" {
+        escaped = true
+      } else if character == "\"" {
+        quoted.toggle()
+      } else if character == ",", !quoted {
+        parts.append(value[start..<index])
+        start = value.index(after: index)
+      }
+    }
+    parts.append(value[start...])
+    return parts
+  }
+
   /// Every media range listed in an `Accept` header value.
   static func ranges(inAccept accept: String) -> [MediaType] {
     accept.split(separator: ",").compactMap(MediaType.init)

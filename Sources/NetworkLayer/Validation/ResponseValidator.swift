@@ -7,8 +7,12 @@ import Foundation
 /// Decides whether an HTTP response is one the endpoint can use.
 ///
 /// Checks, in order: the status code against the endpoint's acceptable range (a failure carries
-/// the code and a short excerpt of the body); then, when there is a body, its `Content-Type`
-/// against the endpoint's `Accept` value.
+/// the code and a short excerpt of the body, scrubbed of credentials); then, when there is a
+/// body and the endpoint expects content, its `Content-Type` against the endpoint's `Accept`
+/// value (`*/*` accepts any body, declared or not). An endpoint that expects no content
+/// (``NoContent``) ignores the body and its type.
+/// A `Content-Type` sent twice, which Foundation joins as `"a, b"`, is judged by the value that
+/// wins in HTTP: the last valid one (see ``MediaType/effective(inContentType:)``).
 struct ResponseValidator: Sendable {
   /// The most characters of an error body kept in ``NetworkError/badStatus(code:bodyExcerpt:)``.
   static let excerptLength = 200
@@ -16,28 +20,37 @@ struct ResponseValidator: Sendable {
   func validate<Response>(
     _ response: HTTPURLResponse,
     body: Data,
-    for endpoint: Endpoint<Response>
+    for endpoint: Endpoint<Response>,
+    request: URLRequest
   ) throws(NetworkError) {
     guard endpoint.acceptableStatusCodes.contains(response.statusCode) else {
-      throw .badStatus(code: response.statusCode, bodyExcerpt: Self.excerpt(of: body))
+      throw .badStatus(
+        code: response.statusCode,
+        bodyExcerpt: Self.excerpt(of: body, secrets: RequestSecrets(request: request))
+      )
     }
-    guard !body.isEmpty else { return }
+    guard !body.isEmpty, endpoint.expectsContent else { return }
     let accepted = MediaType.ranges(inAccept: endpoint.accept)
-    guard !accepted.isEmpty else { return }
+    // `*/*` takes anything, also a body that declares no type at all.
+    guard !accepted.isEmpty, !accepted.contains(where: { $0.type == "*" }) else { return }
     let declared = response.value(forHTTPHeaderField: "Content-Type")
-    guard let received = declared.flatMap(MediaType.init),
+    guard let received = declared.flatMap(MediaType.effective(inContentType:)),
       accepted.contains(where: { $0.admits(received) })
     else {
       throw .unacceptableContentType(received: declared, accepted: endpoint.accept)
     }
   }
 
-  /// The start of an error body, with credential fields redacted: error bodies are echoed into
-  /// `NetworkError` descriptions and logs.
-  private static func excerpt(of body: Data) -> String? {
+  /// The start of an error body, with credential fields and the request's own secrets removed:
+  /// error bodies are echoed into `NetworkError` descriptions and logs. Secrets are removed
+  /// before the excerpt is cut, so a cut cannot leave half of one behind.
+  static func excerpt(of body: Data, secrets: RequestSecrets) -> String? {
     guard !body.isEmpty else { return nil }
-    let text = String(decoding: body.prefix(excerptLength * 4), as: UTF8.self)
-    let trimmed = Redactor.redact(text: text).trimmingCharacters(in: .whitespacesAndNewlines)
+    let kept = body.prefix(excerptLength * 4)
+    var text = String(decoding: kept, as: UTF8.self)
+    if kept.count < body.count { text = secrets.scrub(cutText: text) }
+    let redacted = secrets.scrub(Redactor.redact(text: text, secrets: secrets))
+    let trimmed = redacted.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else { return nil }
     return trimmed.count > excerptLength ? String(trimmed.prefix(excerptLength)) + "…" : trimmed
   }

@@ -6,6 +6,13 @@ public struct InProcessRequest: Sendable {
   public var method: String
   /// The percent-decoded path, starting with `/`.
   public var path: String
+  /// The path's segments, each percent-decoded on its own: `/a%2Fb/%2E%2E` is `["a/b", ".."]`,
+  /// two segments, where decoding the whole path first would give three. Routes match these,
+  /// so an encoded slash or dot segment inside a value cannot reach another route.
+  public var pathSegments: [String]
+  /// The path as it was sent, still percent-encoded: what counters and faults are keyed by, as
+  /// in the Python twin, so `/todos%2F1` is not counted as `/todos/1`.
+  public var percentEncodedPath: String
   /// The percent-decoded query items, in order.
   public var query: [URLQueryItem]
   /// Header fields with lower-cased names.
@@ -13,16 +20,25 @@ public struct InProcessRequest: Sendable {
   /// The body; empty when there was none.
   public var body: Data
 
-  /// Creates a request.
+  /// Creates a request. Pass `percentEncodedPath` when the path came off a URL, so that
+  /// ``pathSegments`` are split before they are decoded.
   public init(
     method: String,
     path: String,
     query: [URLQueryItem] = [],
     headers: [String: String] = [:],
-    body: Data = Data()
+    body: Data = Data(),
+    percentEncodedPath: String? = nil
   ) {
     self.method = method.uppercased()
     self.path = path
+    self.percentEncodedPath = percentEncodedPath ?? path
+    self.pathSegments = (percentEncodedPath ?? path)
+      .split(separator: "/", omittingEmptySubsequences: true)
+      .map { segment in
+        guard percentEncodedPath != nil else { return String(segment) }
+        return segment.removingPercentEncoding ?? String(segment)
+      }
     self.query = query
     self.headers = Dictionary(
       headers.map { ($0.key.lowercased(), $0.value) },

@@ -154,7 +154,8 @@ public final class InProcessURLProtocol: URLProtocol {
       path: path.isEmpty ? "/" : path,
       query: components?.queryItems ?? [],
       headers: request.allHTTPHeaderFields ?? [:],
-      body: body(of: request)
+      body: body(of: request),
+      percentEncodedPath: (components?.percentEncodedPath).flatMap { $0.isEmpty ? nil : $0 }
     )
   }
 

@@ -3,7 +3,7 @@ import Foundation
 extension SampleAPI {
   /// Dispatches a contract route. Unknown paths are 404; known paths with another method are 405.
   func route(_ request: InProcessRequest) -> InProcessResponse {
-    let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    let segments = request.pathSegments
     switch (segments.first, segments.count) {
     case ("todos", 1):
       return allow(request, ["GET", "POST"]) {

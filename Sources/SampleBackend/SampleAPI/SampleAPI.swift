@@ -29,7 +29,7 @@ public final class SampleAPI: InProcessHandler {
     let fault = state.withLock { state -> SampleFault? in
       state.counters.requests += 1
       if request.header("Authorization") != nil { state.counters.authorized += 1 }
-      state.counters.paths["\(request.method) \(request.path)", default: 0] += 1
+      state.counters.paths["\(request.method) \(request.percentEncodedPath)", default: 0] += 1
       // Counted on arrival, so faulted and cancelled attempts show up too.
       if request.method == "POST" && request.path == "/auth/login" { state.counters.logins += 1 }
       if request.method == "POST" && request.path == "/auth/refresh" { state.counters.refreshes += 1 }
@@ -51,6 +51,10 @@ public final class SampleAPI: InProcessHandler {
     if fault.body == .reset {
       return .fail(.networkConnectionLost)
     }
+    // What this toolchain reports when a server closes the connection before any response.
+    if fault.body == .close {
+      return .fail(.badServerResponse)
+    }
     var response: InProcessResponse
     if let status = fault.status {
       response = .error(status, "injected fault")
@@ -68,7 +72,7 @@ public final class SampleAPI: InProcessHandler {
       response.body = Data()
     case .truncated?:
       return .truncate(response, bytesSent: response.body.count / 2)
-    case .reset?, nil:
+    case .reset?, .close?, nil:
       break
     }
     return .respond(response)

@@ -2,7 +2,7 @@
 struct SampleFault: Codable, Sendable, Hashable {
   /// How the body of an otherwise normal response is damaged.
   enum BodyFault: String, Codable, Sendable {
-    case truncated, malformed, empty, reset
+    case truncated, malformed, empty, reset, close
   }
 
   var path: String

@@ -1,0 +1,198 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The secrets one request carried, so that the same strings can be removed from any text the
+/// client reports about it, wherever a server echoed them and whatever the key around them.
+///
+/// Learnt from: the credential of every credential header (a bearer token without its scheme,
+/// the password of a Basic credential, each cookie's value, an API key), the URL's password,
+/// the values of credential query items, and the values of credential fields in a JSON or form
+/// body (see ``Redactor`` for what counts as a credential). Each is removed as sent, JSON-escaped
+/// and percent-encoded, and a text cut from a longer one that ends with the start of one loses
+/// that start too.
+///
+/// Values shorter than ``minimumLength`` are not removed by value: they cannot be told apart
+/// from ordinary text, and removing them would leave little of it. Name-based redaction still
+/// covers them.
+struct RequestSecrets: Sendable {
+  /// The shortest value removed by value.
+  static let minimumLength = 4
+  /// The shortest start of a secret removed from the end of a text.
+  private static let minimumTailLength = 4
+
+  /// Every form to remove, longest first, so a longer form is not broken up by a shorter one.
+  private let forms: [String]
+
+  init(values: some Sequence<String>) {
+    var forms: Set<String> = []
+    for value in values where value.count >= Self.minimumLength {
+      forms.insert(value)
+      forms.insert(RequestBuilder.percentEncode(value))
+      // JSON encoders differ on whether `/` is escaped, and an echo of a JSON body inside JSON
+      // escapes it twice.
+      for escapesSlash in [true, false] {
+        let escaped = Self.jsonEscaped(value, escapingSlash: escapesSlash)
+        forms.insert(escaped)
+        forms.insert(Self.jsonEscaped(escaped, escapingSlash: escapesSlash))
+      }
+    }
+    self.forms = forms.sorted { $0.count > $1.count }
+  }
+
+  init(request: URLRequest) {
+    var values: [String] = []
+    for (name, value) in request.allHTTPHeaderFields ?? [:] where Redactor.isCredentialHeader(name) {
+      values += Self.credentials(inHeader: name, value: value)
+    }
+    if let url = request.url {
+      if let password = url.password {
+        values.append(password)
+        // URLSession sends user-info as a Basic credential, which a server may echo.
+        values.append(Data("\(url.user ?? ""):\(password)".utf8).base64EncodedString())
+      }
+      values += Self.credentialValues(inForm: url.query ?? "")
+    }
+    if let body = request.httpBody, !body.isEmpty {
+      if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
+        Self.collect(from: object, underCredential: false, into: &values)
+      } else {
+        values += Self.credentialValues(inForm: String(decoding: body, as: UTF8.self))
+      }
+    }
+    self.init(values: values)
+  }
+
+  /// `text` with every learnt secret replaced by ``Redactor/placeholder``.
+  func scrub(_ text: String) -> String {
+    guard !forms.isEmpty, !text.isEmpty else { return text }
+    var result = text
+    for form in forms where result.contains(form) {
+      result = result.replacingOccurrences(of: form, with: Redactor.placeholder)
+    }
+    return result
+  }
+
+  /// `text`, which was cut from a longer one, scrubbed as by ``scrub(_:)`` and without the
+  /// start of a secret that the cut left at its end.
+  func scrub(cutText text: String) -> String {
+    let result = scrub(text)
+    for form in forms {
+      var length = form.count - 1
+      while length >= Self.minimumTailLength {
+        if result.hasSuffix(form.prefix(length)) {
+          return String(result.dropLast(length)) + Redactor.placeholder
+        }
+        length -= 1
+      }
+    }
+    return result
+  }
+
+  /// `error` with every text it carries scrubbed.
+  func scrub(_ error: NetworkError) -> NetworkError {
+    guard !forms.isEmpty else { return error }
+    switch error {
+    case .badStatus(let code, let excerpt):
+      return .badStatus(code: code, bodyExcerpt: excerpt.map { scrub($0) })
+    case .decodingFailed(let path, let reason):
+      return .decodingFailed(path: scrub(path), reason: scrub(reason))
+    case .unacceptableContentType(let received, let accepted):
+      return .unacceptableContentType(received: received.map { scrub($0) }, accepted: accepted)
+    case .invalidURL(let detail):
+      return .invalidURL(scrub(detail))
+    case .invalidRequest(let detail):
+      return .invalidRequest(scrub(detail))
+    case .refreshFailed(let reason):
+      return .refreshFailed(reason: scrub(reason))
+    default:
+      return error
+    }
+  }
+
+  private static func credentials(inHeader name: String, value: String) -> [String] {
+    var values = [value]
+    let lowered = name.lowercased()
+    if lowered == "authorization" || lowered == "proxy-authorization" {
+      let parts = value.split(separator: " ", maxSplits: 1)
+      if parts.count == 2 {
+        let credential = parts[1].trimmingCharacters(in: .whitespaces)
+        values.append(credential)
+        if parts[0].lowercased() == "basic", let data = Data(base64Encoded: credential) {
+          let decoded = String(decoding: data, as: UTF8.self)
+          values.append(decoded)
+          if let colon = decoded.firstIndex(of: ":") {
+            values.append(String(decoded[decoded.index(after: colon)...]))
+          }
+        }
+      }
+    } else if lowered == "cookie" || lowered == "set-cookie" {
+      for pair in value.split(separator: ";") {
+        let parts = pair.split(separator: "=", maxSplits: 1)
+        if parts.count == 2 { values.append(parts[1].trimmingCharacters(in: .whitespaces)) }
+      }
+    }
+    return values
+  }
+
+  /// Values of credential fields in `name=value&…` text (a query or a form body), both as
+  /// written and decoded.
+  private static func credentialValues(inForm text: String) -> [String] {
+    guard text.contains("=") else { return [] }
+    var values: [String] = []
+    for item in text.split(separator: "&") {
+      let parts = item.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2 else { continue }
+      let name = String(parts[0])
+      guard Redactor.isCredentialName(name.removingPercentEncoding ?? name) else { continue }
+      let raw = String(parts[1])
+      values.append(raw)
+      let plus = raw.replacingOccurrences(of: "+", with: " ")
+      if let decoded = plus.removingPercentEncoding { values.append(decoded) }
+    }
+    return values
+  }
+
+  private static func collect(from value: Any, underCredential: Bool, into values: inout [String]) {
+    switch value {
+    case let object as [String: Any]:
+      for (key, nested) in object {
+        collect(
+          from: nested, underCredential: underCredential || Redactor.isCredentialName(key), into: &values)
+      }
+    case let array as [Any]:
+      for nested in array { collect(from: nested, underCredential: underCredential, into: &values) }
+    case let text as String where underCredential:
+      values.append(text)
+    case let number as NSNumber where underCredential:
+      values.append(number.stringValue)
+    default:
+      break
+    }
+  }
+
+  /// `value` as it appears inside a JSON string.
+  private static func jsonEscaped(_ value: String, escapingSlash: Bool) -> String {
+    var result = ""
+    for scalar in value.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "/" where escapingSlash: result += "\\/"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      default:
+        if scalar.value < 0x20 {
+          let hex = String(scalar.value, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result
+  }
+}

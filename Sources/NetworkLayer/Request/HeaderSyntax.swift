@@ -1,0 +1,40 @@
+/// Byte-level checks of the request line and header fields (RFC 9110 §5.6.2), over UTF-8
+/// without building a `CharacterSet` per call: request building runs once per attempt.
+enum HeaderSyntax {
+  /// Whether `text` is a non-empty RFC 9110 token: a method or a header name.
+  static func isToken(_ text: String) -> Bool {
+    var isEmpty = true
+    for byte in text.utf8 {
+      guard tokenBytes[Int(byte)] else { return false }
+      isEmpty = false
+    }
+    return !isEmpty
+  }
+
+  /// Whether a header value is free of CR, LF and NUL, any of which could end the field and
+  /// start a forged one.
+  static func isSafeValue(_ text: String) -> Bool {
+    !text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+  }
+
+  /// ASCII case-insensitive equality, for header names; `lowercase` must be lower-case ASCII.
+  static func equalsIgnoringCase(_ text: String, _ lowercase: StaticString) -> Bool {
+    let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+    var index = 0
+    for byte in text.utf8 {
+      guard index < expected.count else { return false }
+      let folded = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+      guard folded == expected[index] else { return false }
+      index += 1
+    }
+    return index == expected.count
+  }
+
+  private static let tokenBytes: [Bool] = {
+    var table = [Bool](repeating: false, count: 256)
+    for byte in "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8 {
+      table[Int(byte)] = true
+    }
+    return table
+  }()
+}

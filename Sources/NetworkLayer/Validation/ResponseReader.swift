@@ -1,0 +1,78 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Turns one HTTP response into the endpoint's value: validation, then decoding or the
+/// endpoint's empty value.
+///
+/// Every error it throws has been scrubbed of the secrets the request carried (see
+/// ``RequestSecrets``), because errors end up in descriptions and logs, and a server may echo
+/// the request.
+enum ResponseReader {
+  static func read<Response>(
+    _ body: Data,
+    response: HTTPURLResponse,
+    request: URLRequest,
+    for endpoint: Endpoint<Response>
+  ) throws(NetworkError) -> Response {
+    if let readResponse = endpoint.readResponse {
+      return try readResponse(body, response, request)
+    }
+    do throws(NetworkError) {
+      try ResponseValidator().validate(response, body: body, for: endpoint, request: request)
+      return try value(of: body, response: response, for: endpoint)
+    } catch {
+      throw RequestSecrets(request: request).scrub(error)
+    }
+  }
+
+  private static func value<Response>(
+    of body: Data,
+    response: HTTPURLResponse,
+    for endpoint: Endpoint<Response>
+  ) throws(NetworkError) -> Response {
+    // An endpoint that expects no content ignores whatever body it gets.
+    guard body.isEmpty || !endpoint.expectsContent else { return try endpoint.decode(body) }
+    let emptyIsNormal =
+      !endpoint.expectsContent || endpoint.emptyBodyIsValue || [204, 205].contains(response.statusCode)
+      || endpoint.method == .head
+    guard emptyIsNormal, let value = endpoint.emptyResponseValue else { throw .noData }
+    return value
+  }
+}
+
+extension Endpoint {
+  /// This endpoint, answering with the value and the response's metadata. The client's
+  /// pipeline reads the whole response through `readResponse`; `decode` and the empty value
+  /// serve only a client that skips the pipeline.
+  func reportingMetadata() -> Endpoint<HTTPResponse<Response>> {
+    let original = self
+    var endpoint = Endpoint<HTTPResponse<Response>>(
+      method: method,
+      path: path,
+      query: query,
+      headers: headers,
+      body: body,
+      accept: accept,
+      acceptableStatusCodes: acceptableStatusCodes,
+      requiresAuthentication: requiresAuthentication,
+      isIdempotent: isIdempotent,
+      deadline: deadline,
+      emptyResponseValue: emptyResponseValue.map {
+        HTTPResponse(value: $0, statusCode: 200, headers: [:], url: nil)
+      },
+      expectsContent: expectsContent,
+      decode: { (data: Data) throws(NetworkError) -> HTTPResponse<Response> in
+        HTTPResponse(value: try original.decode(data), statusCode: 200, headers: [:], url: nil)
+      }
+    )
+    endpoint.emptyBodyIsValue = emptyBodyIsValue
+    endpoint.readResponse = { body, response, request throws(NetworkError) in
+      let value = try ResponseReader.read(body, response: response, request: request, for: original)
+      return HTTPResponse(value: value, response: response)
+    }
+    return endpoint
+  }
+}

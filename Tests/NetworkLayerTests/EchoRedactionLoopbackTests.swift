@@ -1,0 +1,81 @@
+import Foundation
+import LayeredSupport
+import LayeredTestSupport
+import NetworkLayer
+import Testing
+
+/// A careless server repeats the request in its error body; none of the request's secrets may
+/// reach an error description or a log line.
+@Suite(
+  "Credentials never appear in text, even when the server echoes them",
+  .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason)
+)
+struct EchoRedactionLoopbackTests {
+  private struct Login: Encodable, Sendable {
+    var username = "demo"
+    var password = #"pw-"body"/secret-\7"#
+    var refreshToken = "rt-body-secret-88"
+    var note = "keep me"
+  }
+
+  private static let secrets = [
+    "pw-", "body", "secret-", "rt-body-secret-88", "at-bearer-secret-11", "ak-header-secret-22",
+    "ck-cookie-secret-33", "ak-query-secret-44", "sig-query-secret-55", "pw-url-secret-66",
+  ]
+
+  @Test(
+    "an echoed request leaves no secret in the error description or the console log",
+    arguments: [
+      nil, "body", "query", "header:Authorization", "header:Cookie", "header:X-Api-Key", "header:X-Trace",
+    ]
+  )
+  func echoedRequest(part: String?) async throws {
+    try await LoopbackSampleAPI.with { server in
+      let lines = Locked<[String]>([])
+      let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
+      var components = try #require(URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false))
+      components.user = "demo"
+      components.password = "pw-url-secret-66"
+      let client = URLSessionHTTPClient(
+        baseURL: try #require(components.url),
+        session: .loopbackTesting(),
+        monitors: [monitor]
+      )
+      let endpoint = Endpoint<TestTodo>(
+        method: .post,
+        path: ["_control", "echo"],
+        query: [
+          URLQueryItem(name: "status", value: "400"),
+          URLQueryItem(name: "api_key", value: "ak-query-secret-44"),
+          URLQueryItem(name: "X-Amz-Signature", value: "sig-query-secret-55"),
+        ] + (part.map { [URLQueryItem(name: "part", value: $0)] } ?? []),
+        headers: [
+          "Authorization": "Bearer at-bearer-secret-11",
+          "X-Api-Key": "ak-header-secret-22",
+          "Cookie": "session=ck-cookie-secret-33",
+          "X-Trace": "at-bearer-secret-11",
+        ],
+        body: .json(Login())
+      )
+
+      let result = await client.outcome(endpoint)
+      guard case .failure(let error) = result, case .badStatus(400, let excerpt?) = error else {
+        Issue.record("expected the echo's 400, got \(result)")
+        return
+      }
+      let log = lines.withLock { $0.joined(separator: "\n") }
+      for secret in Self.secrets.dropFirst(3) + [Login().password] {
+        #expect(!error.description.contains(secret), "\(secret) leaked into \(error.description)")
+        #expect(!log.contains(secret), "\(secret) leaked into the log:\n\(log)")
+      }
+      #expect(!error.description.contains("pw-\\"), "the password's start leaked: \(error.description)")
+      #expect(!log.contains("pw-\\"), "the password's start leaked into the log")
+      // What is not secret stays readable.
+      #expect(excerpt.contains("echo"))
+      #expect(excerpt.contains(Redactor.placeholder))
+      #expect(log.contains("/_control/echo"))
+      #expect(log.contains("status=400"))
+      #expect(log.contains("bad status 400"))
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What the server receives: the request line and headers as they arrived on the socket.
+@Suite(
+  "Values cannot change the route or the request line",
+  .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason)
+)
+struct RequestLineLoopbackTests {
+  private func withServer(
+    _ body: (URLSessionHTTPClient, SampleBackendConnection) async throws -> Void
+  ) async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.configure(requireAuth: false)
+      try await body(URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session), connection)
+    }
+  }
+
+  @Test(
+    "path segments, dots included, reach the server as exactly the intended segments",
+    arguments: [
+      (["v1", "users", "..", "secret"], "/v1/users/%2E%2E/secret"),
+      (["anything", ".."], "/anything/%2E%2E"),
+      ([".", "todos"], "/%2E/todos"),
+      (["todos", "..", "..", "articles", "today"], "/todos/%2E%2E/%2E%2E/articles/today"),
+      (["a/b", "?x=1", "#f"], "/a%2Fb/%3Fx%3D1/%23f"),
+      (["%2E%2E", "x"], "/%252E%252E/x"),
+    ]
+  )
+  func segmentsArriveIntact(path: [String], target: String) async throws {
+    try await withServer { client, connection in
+      _ = await client.outcome(Endpoint.raw(path: path))
+      let received = try await connection.received()
+      #expect(received.map(\.line) == ["GET \(target) HTTP/1.1"])
+    }
+  }
+
+  @Test(
+    "a method, header value, Accept or content type with CR, LF or NUL fails before anything is sent",
+    arguments: [
+      Endpoint.raw(method: HTTPMethod(rawValue: "GET /admin HTTP/1.1\r\nX-Injected: 1\r\n"), path: ["todos"]),
+      Endpoint.raw(method: HTTPMethod(rawValue: "GET X"), path: ["todos"]),
+      Endpoint.raw(method: HTTPMethod(rawValue: ""), path: ["todos"]),
+      Endpoint.raw(path: ["todos"], headers: ["X-Note": "a\r\nX-Injected: 1"]),
+      Endpoint.raw(path: ["todos"], headers: ["X-Note": "a\u{0}b"]),
+      Endpoint.raw(path: ["todos"], accept: "application/json\r\nX-Injected: 1"),
+      Endpoint.raw(
+        method: .post, path: ["todos"],
+        body: .data(Data("{}".utf8), contentType: "application/json\nX-Injected: 1")),
+      Endpoint.raw(path: ["todos"], headers: ["Accept": "text/html"]),
+      Endpoint.raw(path: ["todos"], headers: ["accept": "*/*"]),
+    ]
+  )
+  func nothingForgedIsSent(endpoint: Endpoint<Data>) async throws {
+    try await withServer { client, connection in
+      let result = await client.outcome(endpoint)
+      guard case .failure(.invalidRequest(let detail)) = result else {
+        Issue.record("expected invalid request, got \(result)")
+        return
+      }
+      #expect(!detail.contains("Injected"), "the forged text is echoed: \(detail)")
+      let received = try await connection.received()
+      let counters = try await connection.counters()
+      #expect(received.isEmpty)
+      #expect(counters.requests == 0)
+    }
+  }
+
+  private struct ForgingInterceptor: RequestInterceptor {
+    func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
+      var forged = request
+      // A token that came from a hostile server, say. `setValue` would drop such a value
+      // silently; assigning the whole dictionary keeps it.
+      var headers = request.allHTTPHeaderFields ?? [:]
+      headers["Authorization"] = "Bearer at-1\r\nX-Injected: 1"
+      forged.allHTTPHeaderFields = headers
+      return forged
+    }
+  }
+
+  @Test("a line break an interceptor puts into a header fails before anything is sent")
+  func interceptorHeaderIsChecked() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      let client = URLSessionHTTPClient(
+        baseURL: server.baseURL, session: connection.session, interceptors: [ForgingInterceptor()])
+      let result = await client.outcome(Endpoint.raw(path: ["todos"]))
+      guard case .failure(.invalidRequest) = result else {
+        Issue.record("expected invalid request, got \(result)")
+        return
+      }
+      let received = try await connection.received()
+      #expect(received.isEmpty)
+    }
+  }
+
+  @Test("the Accept header sent is the one validation checks against")
+  func acceptIsTheEndpointsOwn() async throws {
+    try await withServer { client, connection in
+      _ = try await client.send(Endpoint<[TestTodo]>(path: ["todos"]))
+      let received = try #require(try await connection.received().first)
+      #expect(received.header("Accept") == "application/json")
+      #expect(received.headers.filter { $0.first?.lowercased() == "accept" }.count == 1)
+    }
+  }
+}
