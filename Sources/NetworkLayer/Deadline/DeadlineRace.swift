@@ -63,8 +63,10 @@ private final class Race<Value: Sendable>: Sendable {
       }
       return (state.waiter, state.cleanup)
     }
-    waiter?.resume(returning: result)
+    // The losers are stopped before the waiter wakes, so that once a call has returned its work
+    // is already cancelled and cannot go on to send a request.
     cleanup?()
+    waiter?.resume(returning: result)
   }
 
   /// Runs `cleanup` once the race has ended: at once if it already has.
