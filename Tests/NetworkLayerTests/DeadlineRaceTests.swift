@@ -53,7 +53,8 @@ struct DeadlineRaceTests {
     #expect(server.received.withLock { $0 }.isEmpty, "a request adapted after the deadline was sent")
   }
 
-  @Test("cancelling the caller ends a call at once while an interceptor ignores cancellation, and nothing is sent")
+  @Test(
+    "cancelling the caller ends a call at once while an interceptor ignores cancellation; nothing is sent")
   func cancellationDoesNotWaitForCancelledWork() async throws {
     let server = RecordingServer()
     defer { server.mount.unmount() }
