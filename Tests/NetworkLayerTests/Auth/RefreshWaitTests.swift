@@ -167,9 +167,12 @@ private final class EventLog: NetworkEventMonitor {
   }
 }
 
-/// Polls `condition` every 5 ms until it holds; the suite's time limit bounds the wait.
-func waitUntil(_ condition: () -> Bool) async throws {
-  while !condition() {
+/// Polls `condition` every 5 ms until it holds or `limit` has passed. Callers assert what
+/// matters afterwards: the wait only gives slow work time to happen, and never hangs a test whose
+/// work never started (a call cancelled before it ran does nothing at all).
+func waitUntil(atMost limit: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+  let end = ContinuousClock.now + limit
+  while !condition(), ContinuousClock.now < end {
     try await Task.sleep(for: .milliseconds(5))
   }
 }
