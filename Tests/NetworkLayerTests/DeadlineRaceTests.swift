@@ -39,7 +39,7 @@ struct DeadlineRaceTests {
   func deadlineDoesNotWaitForCancelledWork() async throws {
     let server = RecordingServer()
     defer { server.mount.unmount() }
-    let interceptor = DeafInterceptor(delay: 3)
+    let interceptor = DeafInterceptor(delay: 10)
     let client = server.client([interceptor])
 
     let (result, took) = await elapsed {
@@ -47,8 +47,8 @@ struct DeadlineRaceTests {
     }
 
     #expect(result == .failure(.timeout))
-    #expect(took < .seconds(2), "the deadline waited for the interceptor: \(took)")
-    try await waitUntil { interceptor.finished.withLock { $0 } }
+    #expect(took < .seconds(5), "the deadline waited for the interceptor: \(took)")
+    try await waitUntil(atMost: .seconds(30)) { interceptor.finished.withLock { $0 } }
     try await Task.sleep(for: .milliseconds(100))
     #expect(server.received.withLock { $0 }.isEmpty, "a request adapted after the deadline was sent")
   }
@@ -58,7 +58,7 @@ struct DeadlineRaceTests {
   func cancellationDoesNotWaitForCancelledWork() async throws {
     let server = RecordingServer()
     defer { server.mount.unmount() }
-    let interceptor = DeafInterceptor(delay: 3)
+    let interceptor = DeafInterceptor(delay: 10)
     let client = server.client([interceptor])
     let call = Task { await client.outcome(Endpoint<TestTodo>(path: ["todos"])) }
     try await Task.sleep(for: .milliseconds(100))
@@ -69,8 +69,8 @@ struct DeadlineRaceTests {
     }
 
     #expect(result == .failure(.cancelled))
-    #expect(took < .seconds(2), "the cancellation waited for the interceptor: \(took)")
-    try await waitUntil { interceptor.finished.withLock { $0 } }
+    #expect(took < .seconds(5), "the cancellation waited for the interceptor: \(took)")
+    try await waitUntil(atMost: .seconds(30)) { interceptor.finished.withLock { $0 } }
     try await Task.sleep(for: .milliseconds(100))
     #expect(server.received.withLock { $0 }.isEmpty, "a request adapted after the cancellation was sent")
   }

@@ -18,7 +18,7 @@ struct DeadlineTimer: Sendable {
     fire: @escaping @Sendable () -> Void
   ) -> DeadlineTimer {
     if clock is ContinuousClock {
-      let source = Locked(DispatchSource.makeTimerSource(queue: .global()))
+      let source = Locked(DispatchSource.makeTimerSource(queue: queue))
       source.withLock { source in
         source.setEventHandler(handler: fire)
         source.schedule(deadline: .now() + dispatchInterval(duration), leeway: .milliseconds(1))
@@ -41,6 +41,10 @@ struct DeadlineTimer: Sendable {
   func cancel() {
     stop()
   }
+
+  /// A queue of its own, so a deadline does not wait behind whatever work fills the global
+  /// queues; what it runs (ending a race) is short.
+  private static let queue = DispatchQueue(label: "NetworkLayer.DeadlineTimer")
 
   private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
     let (seconds, attoseconds) = duration.components

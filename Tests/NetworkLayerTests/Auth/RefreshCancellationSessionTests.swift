@@ -7,7 +7,7 @@ import Testing
 /// embedded sample API and the Python server over loopback.
 @Suite("Requests that end while they wait for a refresh", .timeLimit(.minutes(2)))
 struct RefreshCancellationSessionTests {
-  private static let refreshDelay = 3.0
+  private static let refreshDelay = 6.0
 
   @Test(
     "100 POSTs cancelled while they wait for a slow refresh end as cancelled at once, and none reaches the server",
@@ -30,7 +30,7 @@ struct RefreshCancellationSessionTests {
 
       #expect(
         results.allSatisfy { $0 == .failure(.cancelled) }, "\(results.filter { $0 != .failure(.cancelled) })")
-      #expect(took < .seconds(2), "the refresh takes \(Self.refreshDelay) s; the calls ended after \(took)")
+      #expect(took < .seconds(4), "the refresh takes \(Self.refreshDelay) s; the calls ended after \(took)")
       try await Self.expectNothingSent(connection, store: store, replacing: tokens)
     }
   }
@@ -51,7 +51,7 @@ struct RefreshCancellationSessionTests {
 
       #expect(
         results.allSatisfy { $0 == .failure(.timeout) }, "\(results.filter { $0 != .failure(.timeout) })")
-      #expect(took < .seconds(2.5), "the refresh takes \(Self.refreshDelay) s; the calls ended after \(took)")
+      #expect(took < .seconds(4), "the refresh takes \(Self.refreshDelay) s; the calls ended after \(took)")
       try await Self.expectNothingSent(connection, store: store, replacing: tokens)
     }
   }
