@@ -51,6 +51,6 @@ struct DeadlineTimer: Sendable {
     guard seconds >= 0 else { return .nanoseconds(0) }
     // Capped at a year: nanoseconds in an Int overflow past about 292 years.
     let nanoseconds = min(seconds, 365 * 24 * 3600) * 1_000_000_000 + attoseconds / 1_000_000_000
-    return .nanoseconds(Int(nanoseconds))
+    return .nanoseconds(Int(max(0, nanoseconds)))
   }
 }
