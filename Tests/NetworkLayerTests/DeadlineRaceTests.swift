@@ -42,13 +42,13 @@ struct DeadlineRaceTests {
     let interceptor = DeafInterceptor(delay: 10)
     let client = server.client([interceptor])
 
-    let (result, took) = await elapsed {
+    let (result, took) = await Timing.elapsed {
       await client.outcome(Endpoint<TestTodo>(path: ["todos"], deadline: .milliseconds(200)))
     }
 
     #expect(result == .failure(.timeout))
     #expect(took < .seconds(5), "the deadline waited for the interceptor: \(took)")
-    try await waitUntil(atMost: .seconds(30)) { interceptor.finished.withLock { $0 } }
+    try await Timing.poll(atMost: .seconds(30)) { interceptor.finished.withLock { $0 } }
     try await Task.sleep(for: .milliseconds(100))
     #expect(server.received.withLock { $0 }.isEmpty, "a request adapted after the deadline was sent")
   }
@@ -63,14 +63,14 @@ struct DeadlineRaceTests {
     let call = Task { await client.outcome(Endpoint<TestTodo>(path: ["todos"])) }
     try await Task.sleep(for: .milliseconds(100))
 
-    let (result, took) = await elapsed {
+    let (result, took) = await Timing.elapsed {
       call.cancel()
       return await call.value
     }
 
     #expect(result == .failure(.cancelled))
     #expect(took < .seconds(5), "the cancellation waited for the interceptor: \(took)")
-    try await waitUntil(atMost: .seconds(30)) { interceptor.finished.withLock { $0 } }
+    try await Timing.poll(atMost: .seconds(30)) { interceptor.finished.withLock { $0 } }
     try await Task.sleep(for: .milliseconds(100))
     #expect(server.received.withLock { $0 }.isEmpty, "a request adapted after the cancellation was sent")
   }

@@ -21,7 +21,7 @@ struct RefreshCancellationSessionTests {
       }
       try await Self.waitForRefresh(at: connection)
 
-      let (results, took) = await elapsed {
+      let (results, took) = await Timing.elapsed {
         for call in calls { call.cancel() }
         var results: [Result<TestTodo, NetworkError>] = []
         for call in calls { results.append(await call.value) }
@@ -43,7 +43,7 @@ struct RefreshCancellationSessionTests {
     try await kind.with { connection in
       let (client, store, tokens) = try await Self.sessionWithSlowRefresh(connection)
 
-      let (results, took) = await elapsed {
+      let (results, took) = await Timing.elapsed {
         await concurrently(100) { index in
           await client.outcome(Self.createTodo(index, deadline: .milliseconds(500)))
         }
@@ -93,7 +93,7 @@ struct RefreshCancellationSessionTests {
     store: InMemoryTokenStore,
     replacing tokens: AuthTokens
   ) async throws {
-    try await waitUntil { store.tokens?.accessToken != tokens.accessToken }
+    try await Timing.poll { store.tokens?.accessToken != tokens.accessToken }
     try await Task.sleep(for: .milliseconds(200))
     let counters = try await connection.counters()
     #expect(counters.paths["POST /todos"] == nil, "\(counters.paths)")

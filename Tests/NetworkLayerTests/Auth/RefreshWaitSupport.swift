@@ -79,14 +79,7 @@ final class RecordingServer: Sendable {
 }
 
 extension AuthTokens {
-  static let expired = AuthTokens(
+  static let knownExpired = AuthTokens(
     accessToken: "at-expired", refreshToken: "rt-expired", expiresAt: Date(timeIntervalSinceNow: -60))
-  static let login = AuthTokens(accessToken: "at-login", refreshToken: "rt-login", expiresAt: nil)
-}
-
-/// How long `body` took.
-func elapsed<T>(_ body: () async throws -> T) async rethrows -> (T, Duration) {
-  let start = ContinuousClock.now
-  let value = try await body()
-  return (value, ContinuousClock.now - start)
+  static let freshLogin = AuthTokens(accessToken: "at-login", refreshToken: "rt-login", expiresAt: nil)
 }

@@ -17,10 +17,10 @@ struct RefreshWaitTests {
     defer { server.mount.unmount() }
     let refresher = StuckRefresher()
     defer { refresher.release() }
-    let store = InMemoryTokenStore(.expired)
+    let store = InMemoryTokenStore(.knownExpired)
     let client = server.client([AuthInterceptor(store: store, refresher: refresher)])
 
-    let (result, took) = await elapsed {
+    let (result, took) = await Timing.elapsed {
       await client.outcome(RecordingServer.endpoint(deadline: .milliseconds(300)))
     }
 
@@ -28,7 +28,7 @@ struct RefreshWaitTests {
     #expect(took < .seconds(5), "the refresh never ends, yet the call ended after \(took)")
     // The refresh goes on without the call, stores its result, and the call's request never leaves.
     refresher.release()
-    try await waitUntil { store.tokens?.accessToken == "at-fresh-1" }
+    try await Timing.poll { store.tokens?.accessToken == "at-fresh-1" }
     try await Task.sleep(for: .milliseconds(100))
     #expect(server.received.withLock { $0 }.isEmpty)
   }
@@ -39,11 +39,13 @@ struct RefreshWaitTests {
     defer { server.mount.unmount() }
     let refresher = StuckRefresher()
     defer { refresher.release() }
-    let client = server.client([AuthInterceptor(store: InMemoryTokenStore(.expired), refresher: refresher)])
+    let client = server.client([
+      AuthInterceptor(store: InMemoryTokenStore(.knownExpired), refresher: refresher)
+    ])
     let call = Task { await client.outcome(RecordingServer.endpoint()) }
-    try await waitUntil { refresher.calls == 1 }
+    try await Timing.poll { refresher.calls == 1 }
 
-    let (result, took) = await elapsed {
+    let (result, took) = await Timing.elapsed {
       call.cancel()
       return await call.value
     }
@@ -61,11 +63,11 @@ struct RefreshWaitTests {
     defer { server.mount.unmount() }
     let refresher = StuckRefresher()
     defer { refresher.release() }
-    let store = InMemoryTokenStore(.expired)
+    let store = InMemoryTokenStore(.knownExpired)
     let client = server.client([AuthInterceptor(store: store, refresher: refresher)])
     let cancelled = Task { await client.outcome(RecordingServer.endpoint()) }
     let kept = Task { await client.outcome(RecordingServer.endpoint()) }
-    try await waitUntil { refresher.calls == 1 }
+    try await Timing.poll { refresher.calls == 1 }
 
     cancelled.cancel()
     #expect(await cancelled.value == .failure(.cancelled))
@@ -84,10 +86,10 @@ struct RefreshWaitTests {
     let refresher = StuckRefresher(stuckCalls: 1)
     defer { refresher.release() }
     let interceptor = AuthInterceptor(
-      store: InMemoryTokenStore(.expired), refresher: refresher, refreshDeadline: .milliseconds(300))
+      store: InMemoryTokenStore(.knownExpired), refresher: refresher, refreshDeadline: .milliseconds(300))
     let client = server.client([interceptor])
 
-    let (first, took) = await elapsed { await client.outcome(RecordingServer.endpoint()) }
+    let (first, took) = await Timing.elapsed { await client.outcome(RecordingServer.endpoint()) }
     let second = await client.outcome(RecordingServer.endpoint())
 
     guard case .failure(.refreshFailed) = first else {
@@ -107,13 +109,13 @@ struct RefreshWaitTests {
     let refresher = StuckRefresher()
     defer { refresher.release() }
     let events = EventLog()
-    let store = InMemoryTokenStore(.expired)
+    let store = InMemoryTokenStore(.knownExpired)
     let client = server.client([AuthInterceptor(store: store, refresher: refresher, monitors: [events])])
     let waiting = Task { await client.outcome(RecordingServer.endpoint()) }
-    try await waitUntil { refresher.calls == 1 }
+    try await Timing.poll { refresher.calls == 1 }
 
-    store.save(.login)
-    let (afterLogin, took) = await elapsed { await client.outcome(RecordingServer.endpoint()) }
+    store.save(.freshLogin)
+    let (afterLogin, took) = await Timing.elapsed { await client.outcome(RecordingServer.endpoint()) }
 
     #expect((try? afterLogin.get())?.id == 1)
     #expect(took < .seconds(5), "the new request waited \(took)")
@@ -121,22 +123,22 @@ struct RefreshWaitTests {
     // The stuck refresh, when it ends, does not replace the login's tokens.
     refresher.release()
     _ = await waiting.value
-    try await waitUntil { events.succeededRefreshes == 1 }
-    #expect(store.tokens == .login)
+    try await Timing.poll { events.succeededRefreshes == 1 }
+    #expect(store.tokens == .freshLogin)
   }
 
   @Test("a login resets the refresh window")
   func loginResetsRefreshWindow() async throws {
     let server = RecordingServer()
     defer { server.mount.unmount() }
-    let store = InMemoryTokenStore(.expired)
+    let store = InMemoryTokenStore(.knownExpired)
     let interceptor = AuthInterceptor(
       store: store, refresher: ExpiredTokensRefresher(), maximumRefreshes: 1, refreshWindow: .seconds(600))
     let client = server.client([interceptor])
 
     let refreshed = await client.outcome(RecordingServer.endpoint())
     let overLimit = await client.outcome(RecordingServer.endpoint())
-    var login = AuthTokens.login
+    var login = AuthTokens.freshLogin
     login.expiresAt = Date(timeIntervalSinceNow: -60)
     store.save(login)
     let afterLogin = await client.outcome(RecordingServer.endpoint())
@@ -164,15 +166,5 @@ private final class EventLog: NetworkEventMonitor {
 
   func record(_ event: NetworkEvent) {
     if case .refreshSucceeded = event { succeeded.withLock { $0 += 1 } }
-  }
-}
-
-/// Polls `condition` every 5 ms until it holds or `limit` has passed. Callers assert what
-/// matters afterwards: the wait only gives slow work time to happen, and never hangs a test whose
-/// work never started (a call cancelled before it ran does nothing at all).
-func waitUntil(atMost limit: Duration = .seconds(10), _ condition: () -> Bool) async throws {
-  let end = ContinuousClock.now + limit
-  while !condition(), ContinuousClock.now < end {
-    try await Task.sleep(for: .milliseconds(5))
   }
 }
