@@ -24,7 +24,15 @@ import LayeredSupport
 ///   new tokens to the store) works normally;
 /// - more than `maximumRefreshes` refreshes within `refreshWindow` fail with
 ///   ``NetworkError/excessiveRefresh`` instead of looping against a server that keeps rejecting
-///   fresh tokens.
+///   fresh tokens;
+/// - a request waiting for a refresh stops waiting as soon as its call is cancelled or reaches its
+///   deadline; the refresh goes on for the others and still stores its result;
+/// - the refresh itself ends within `refreshDeadline` (30 s by default): a refresher that never
+///   returns fails its waiters with ``NetworkError/refreshFailed(reason:)`` then, and the next
+///   request may refresh again (within the refresh window);
+/// - new tokens saved to the store by someone else (a login) are used at once, even while an
+///   older refresh is stuck or failing, and reset the refresh window. A refresh that ends after
+///   such a login leaves the login's tokens in place.
 public final class AuthInterceptor: RequestInterceptor {
   private let coordinator: RefreshCoordinator
   private let events = EventBroadcaster<SessionEvent>()
@@ -37,6 +45,7 @@ public final class AuthInterceptor: RequestInterceptor {
   ///   - leeway: a token expiring within this time counts as expired.
   ///   - maximumRefreshes: refreshes allowed within `refreshWindow`.
   ///   - refreshWindow: the window for `maximumRefreshes`.
+  ///   - refreshDeadline: how long one refresh may take before it counts as failed.
   ///   - monitors: receive the refresh events.
   ///   - now: the current time; tests pass a fixed one.
   public init(
@@ -45,6 +54,7 @@ public final class AuthInterceptor: RequestInterceptor {
     leeway: Duration = .seconds(10),
     maximumRefreshes: Int = 3,
     refreshWindow: Duration = .seconds(60),
+    refreshDeadline: Duration = .seconds(30),
     monitors: [any NetworkEventMonitor] = [],
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
@@ -55,7 +65,8 @@ public final class AuthInterceptor: RequestInterceptor {
       policy: .init(
         leeway: leeway.timeInterval,
         maximumRefreshes: maximumRefreshes,
-        window: refreshWindow.timeInterval
+        window: refreshWindow.timeInterval,
+        refreshDeadline: refreshDeadline
       ),
       now: now,
       onEvent: { event in

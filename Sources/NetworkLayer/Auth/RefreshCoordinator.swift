@@ -4,13 +4,31 @@ import Foundation
 ///
 /// An actor, and the token store is synchronous, so "look at the tokens, then maybe start a
 /// refresh" happens without a suspension point in between: two requests can never both decide to
-/// refresh. At most one refresh runs at a time; everyone who needs fresh tokens meanwhile awaits
-/// the same task and gets the same outcome.
+/// refresh. At most one refresh is current at a time; everyone who needs fresh tokens meanwhile
+/// waits for it and gets the same outcome, but each waiter waits on its own terms (see
+/// ``RefreshWaiters``): its cancellation ends its wait at once while the refresh goes on for the
+/// others and still stores its result.
+///
+/// The refresh has its own deadline. A refresher that never returns fails its waiters with
+/// ``NetworkError/refreshFailed(reason:)`` at that deadline, and the next request may refresh
+/// again. New credentials in the store that this coordinator did not see or produce (a login)
+/// end any wait for a refresh started from older tokens, and reset the refresh window.
 actor RefreshCoordinator {
   struct Policy: Sendable {
     var leeway: TimeInterval
     var maximumRefreshes: Int
     var window: TimeInterval
+    var refreshDeadline: Duration
+  }
+
+  /// One refresh: the tokens it started from, and who waits for it.
+  private final class Refresh: Sendable {
+    let basis: AuthTokens
+    let waiters = RefreshWaiters()
+
+    init(basis: AuthTokens) {
+      self.basis = basis
+    }
   }
 
   private let store: any TokenStore
@@ -19,8 +37,11 @@ actor RefreshCoordinator {
   private let now: @Sendable () -> Date
   private let onEvent: @Sendable (NetworkEvent) -> Void
   private let onSessionEnded: @Sendable (NetworkError) -> Void
-  private var inFlight: Task<RefreshOutcome, Never>?
+  private var inFlight: Refresh?
   private var recentRefreshes: [Date] = []
+  /// The tokens this coordinator last read from the store or saved to it: stored tokens that
+  /// differ were put there by someone else, a login.
+  private var known: AuthTokens?
   /// The access token whose refresh ended the session, and the error that ended it: a request
   /// that was sent with that token and is rejected after the session ended gets the same error
   /// as the requests that waited for the refresh.
@@ -46,10 +67,11 @@ actor RefreshCoordinator {
   /// access token is known to be expired, and fails with ``NetworkError/unauthorized`` when
   /// signed out.
   func tokensForSending() async throws(NetworkError) -> AuthTokens {
-    if let inFlight { return try await inFlight.value.result.get() }
-    guard let tokens = store.tokens else { throw .unauthorized }
+    let stored = readStore()
+    if let inFlight { return try await inFlight.waiters.wait().get() }
+    guard let tokens = stored else { throw .unauthorized }
     guard tokens.isExpired(at: now(), leeway: policy.leeway) else { return tokens }
-    return try await refresh(tokens)
+    return try await startRefresh(from: tokens).waiters.wait().get()
   }
 
   /// The tokens to retry with after the server rejected `rejectedAccessToken`.
@@ -57,52 +79,79 @@ actor RefreshCoordinator {
   /// If the stored token is already a different one (someone refreshed while this request was
   /// on the wire), it is returned without a refresh; otherwise one refresh runs for everyone.
   func tokensAfterRejection(of rejectedAccessToken: String?) async throws(NetworkError) -> AuthTokens {
-    if let inFlight { return try await inFlight.value.result.get() }
-    guard let tokens = store.tokens else {
+    let stored = readStore()
+    if let inFlight { return try await inFlight.waiters.wait().get() }
+    guard let tokens = stored else {
       if let endedSession, endedSession.accessToken == rejectedAccessToken { throw endedSession.error }
       throw .unauthorized
     }
     guard tokens.accessToken == rejectedAccessToken else { return tokens }
-    return try await refresh(tokens)
+    return try await startRefresh(from: tokens).waiters.wait().get()
   }
 
-  private func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
+  /// Reads the store, and notices new credentials someone else saved: they reset the refresh
+  /// window, and a refresh started from older tokens stops being the one new requests wait for.
+  private func readStore() -> AuthTokens? {
+    let stored = store.tokens
+    if let stored, !Self.sameCredentials(stored, known) {
+      recentRefreshes.removeAll()
+      if let inFlight, !Self.sameCredentials(stored, inFlight.basis) { self.inFlight = nil }
+    }
+    known = stored
+    return stored
+  }
+
+  private func startRefresh(from tokens: AuthTokens) throws(NetworkError) -> Refresh {
     let startedAt = now()
     recentRefreshes.removeAll { startedAt.timeIntervalSince($0) > policy.window }
     guard recentRefreshes.count < policy.maximumRefreshes else { throw .excessiveRefresh }
     recentRefreshes.append(startedAt)
 
-    let refresher = self.refresher
-    let task = Task { () -> RefreshOutcome in
-      do throws(NetworkError) {
-        return RefreshOutcome(result: .success(try await refresher.refresh(tokens)), endsSession: false)
-      } catch {
-        return RefreshOutcome(
-          result: .failure(.refreshFailed(reason: Self.reason(for: error))),
-          endsSession: Self.endsSession(error)
-        )
-      }
-    }
-    inFlight = task
+    let refresh = Refresh(basis: tokens)
+    inFlight = refresh
     onEvent(.refreshStarted)
-    let clock = ContinuousClock()
-    let started = clock.now
-    let outcome = await task.value
-    inFlight = nil
-    switch outcome.result {
+    let refresher = self.refresher
+    let deadline = policy.refreshDeadline
+    let started = ContinuousClock.now
+    Task {
+      let result = await DeadlineRace.run(deadline: deadline, clock: ContinuousClock()) {
+        () async throws(NetworkError) -> AuthTokens in
+        try await refresher.refresh(tokens)
+      }
+      self.finish(refresh, with: result, duration: ContinuousClock.now - started)
+    }
+    return refresh
+  }
+
+  private func finish(_ refresh: Refresh, with result: Result<AuthTokens, NetworkError>, duration: Duration) {
+    if inFlight === refresh { inFlight = nil }
+    // Tokens that changed meanwhile (a login, a logout) are newer than this refresh's answer.
+    let storeUnchanged = Self.sameCredentials(store.tokens, refresh.basis)
+    switch result {
     case .success(let fresh):
-      store.save(fresh)
-      onEvent(.refreshSucceeded(duration: clock.now - started))
-      return fresh
-    case .failure(let failure):
-      onEvent(.refreshFailed(failure, duration: clock.now - started))
-      if outcome.endsSession {
-        endedSession = (tokens.accessToken, failure)
+      if storeUnchanged {
+        store.save(fresh)
+        known = fresh
+      }
+      onEvent(.refreshSucceeded(duration: duration))
+      refresh.waiters.finish(.success(fresh))
+    case .failure(let error):
+      let failure = NetworkError.refreshFailed(reason: Self.reason(for: error))
+      onEvent(.refreshFailed(failure, duration: duration))
+      if storeUnchanged, Self.endsSession(error) {
+        endedSession = (refresh.basis.accessToken, failure)
         store.clear()
+        known = nil
         onSessionEnded(failure)
       }
-      throw failure
+      refresh.waiters.finish(.failure(failure))
     }
+  }
+
+  /// Whether two token pairs are the same credentials. Expiry dates are left out: a store that
+  /// round-trips them through a file may return them slightly changed.
+  private static func sameCredentials(_ lhs: AuthTokens?, _ rhs: AuthTokens?) -> Bool {
+    lhs?.accessToken == rhs?.accessToken && lhs?.refreshToken == rhs?.refreshToken
   }
 
   /// Only a definite "no" from the server ends the session; being offline during a refresh
@@ -123,12 +172,4 @@ actor RefreshCoordinator {
       "\(error)"
     }
   }
-}
-
-/// What a refresh produced, already in the form every waiting request receives.
-struct RefreshOutcome: Sendable {
-  /// Fresh tokens, or the ``NetworkError/refreshFailed(reason:)`` every waiter fails with.
-  let result: Result<AuthTokens, NetworkError>
-  /// Whether the server's answer ends the session.
-  let endsSession: Bool
 }

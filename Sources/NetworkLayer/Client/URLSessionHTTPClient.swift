@@ -14,12 +14,20 @@ import LayeredSupport
 ///
 /// Guarantees:
 /// - every failure is a ``NetworkError``, thrown with typed throws;
-/// - the whole call, retries and waits included, ends within the endpoint's deadline (or the
-///   client's default) with ``NetworkError/timeout``. The client keeps this deadline itself:
-///   swift-corelibs-foundation truncates `URLRequest.timeoutInterval` to whole seconds, so 0.5 s
-///   there means "time out at once";
-/// - cancelling the calling task cancels the request in flight or the pending retry, and the
-///   call ends with ``NetworkError/cancelled``;
+/// - the whole call, retries and waits included (a token refresh it waits for too), ends within
+///   the endpoint's deadline (or the client's default) with ``NetworkError/timeout``. The call
+///   returns as soon as the deadline fires, without waiting for the transport or an interceptor
+///   to unwind; they are cancelled and finish in the background. The client keeps this deadline
+///   itself: swift-corelibs-foundation truncates `URLRequest.timeoutInterval` to whole seconds, so
+///   0.5 s there means "time out at once";
+/// - cancelling the calling task ends the call at once with ``NetworkError/cancelled`` and cancels
+///   whatever it was waiting for: the request in flight, a pending retry, or its wait for a
+///   token refresh (the refresh itself goes on for the other requests);
+/// - a request is never handed to `URLSession` after its call was cancelled or timed out: the
+///   client looks again after the interceptors have adapted it (they may have waited for a token
+///   refresh), and ``URLSessionTransport`` never resumes a task whose call is already cancelled;
+/// - a finished call keeps nothing alive: its deadline timer is released when the call ends, not
+///   when the deadline would have passed;
 /// - credentials are only sent to the base URL's origin, also when the server redirects;
 /// - monitors see every attempt, retry and outcome, with credentials already redacted.
 public struct URLSessionHTTPClient: HTTPClient {
@@ -89,6 +97,9 @@ public struct URLSessionHTTPClient: HTTPClient {
         request = try await interceptor.adapt(request, context: context)
       }
       if !interceptors.isEmpty { try RequestBuilder.validateWireSafety(of: request) }
+      // Adapting may have waited (for a token refresh) past the caller's cancellation or the
+      // deadline; such a request must never reach the wire.
+      if Task.isCancelled { throw .cancelled }
 
       let summary = RequestSummary(callID: call.id, attempt: attempt, request: request)
       call.summary = summary
@@ -165,39 +176,12 @@ public struct URLSessionHTTPClient: HTTPClient {
     )
   }
 
-  /// Races `work` against the deadline on the client's clock.
+  /// Races `work` against the deadline on the client's clock; see ``DeadlineRace``.
   private func withDeadline<Value: Sendable>(
     _ deadline: Duration,
     _ work: @escaping @Sendable () async throws(NetworkError) -> Value
   ) async -> Result<Value, NetworkError> {
-    let clock = self.clock
-    return await withTaskGroup(of: Result<Value, NetworkError>?.self) { group in
-      group.addTask {
-        do throws(NetworkError) {
-          return .success(try await work())
-        } catch {
-          return .failure(error)
-        }
-      }
-      group.addTask {
-        do {
-          try await clock.sleep(for: deadline)
-        } catch {
-          return nil
-        }
-        return .failure(.timeout)
-      }
-      var outcome: Result<Value, NetworkError> = .failure(.cancelled)
-      while let next = await group.next() {
-        guard let result = next else { continue }
-        outcome = result
-        break
-      }
-      group.cancelAll()
-      // The caller's cancellation wins over whatever the cancelled work reported.
-      if Task.isCancelled, case .failure = outcome { return .failure(.cancelled) }
-      return outcome
-    }
+    await DeadlineRace.run(deadline: deadline, clock: clock, work)
   }
 
   private func report(_ event: NetworkEvent) {

@@ -1,0 +1,87 @@
+import LayeredSupport
+
+/// The requests waiting for one token refresh, each free to stop waiting on its own.
+///
+/// Awaiting the shared refresh task's value would ignore the waiter's cancellation: a request
+/// whose caller gave up, or whose deadline passed, would sit until the refresh ended. Here every
+/// waiter holds its own continuation, resumed by whichever comes first: the refresh's outcome
+/// (for everyone at once) or the waiter's own cancellation (for that waiter alone, which also
+/// covers its call's deadline, as the client cancels a call's work when the deadline fires).
+final class RefreshWaiters: Sendable {
+  private enum Waiter {
+    // Registered; its continuation does not exist yet.
+    case starting
+    // Cancelled before its continuation existed; it resumes at once when it does.
+    case cancelled
+    case waiting(CheckedContinuation<Result<AuthTokens, NetworkError>, Never>)
+  }
+
+  private struct State {
+    var outcome: Result<AuthTokens, NetworkError>?
+    var nextID: UInt64 = 0
+    var waiters: [UInt64: Waiter] = [:]
+  }
+
+  private let state = Locked(State())
+
+  /// The refresh's outcome, or ``NetworkError/cancelled`` as soon as the calling task is
+  /// cancelled, whichever comes first.
+  func wait() async -> Result<AuthTokens, NetworkError> {
+    let registration: (id: UInt64, outcome: Result<AuthTokens, NetworkError>?) = state.withLock { state in
+      if let outcome = state.outcome { return (0, outcome) }
+      state.nextID += 1
+      state.waiters[state.nextID] = .starting
+      return (state.nextID, nil)
+    }
+    if let outcome = registration.outcome { return outcome }
+    let id = registration.id
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let ready: Result<AuthTokens, NetworkError>? = state.withLock { state in
+          if let outcome = state.outcome {
+            state.waiters[id] = nil
+            return outcome
+          }
+          guard case .starting = state.waiters[id] else {
+            state.waiters[id] = nil
+            return .failure(.cancelled)
+          }
+          state.waiters[id] = .waiting(continuation)
+          return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    } onCancel: {
+      // Exactly one side takes a continuation out under the lock, and only that side resumes it.
+      let continuation: CheckedContinuation<Result<AuthTokens, NetworkError>, Never>? = state.withLock {
+        state in
+        switch state.waiters[id] {
+        case .starting:
+          state.waiters[id] = .cancelled
+          return nil
+        case .waiting(let continuation):
+          state.waiters[id] = nil
+          return continuation
+        case .cancelled, nil:
+          return nil
+        }
+      }
+      continuation?.resume(returning: .failure(.cancelled))
+    }
+  }
+
+  /// Gives `outcome` to every waiter, and to everyone who starts waiting later. Only the first
+  /// call counts.
+  func finish(_ outcome: Result<AuthTokens, NetworkError>) {
+    let waiting: [CheckedContinuation<Result<AuthTokens, NetworkError>, Never>] = state.withLock { state in
+      guard state.outcome == nil else { return [] }
+      state.outcome = outcome
+      let waiting = state.waiters.values.compactMap { waiter in
+        if case .waiting(let continuation) = waiter { continuation } else { nil }
+      }
+      state.waiters = [:]
+      return waiting
+    }
+    for continuation in waiting { continuation.resume(returning: outcome) }
+  }
+}

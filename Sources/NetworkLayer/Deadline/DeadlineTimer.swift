@@ -1,0 +1,56 @@
+import Dispatch
+import LayeredSupport
+
+/// A one-shot timer that can be cancelled, and that lets go of everything it holds when it is.
+///
+/// On `ContinuousClock` (every real client) it is a dispatch timer source: cancelling it
+/// unregisters it at once. A cancelled `Task.sleep` or `clock.sleep` would instead keep about
+/// 720 bytes alive until its original deadline, so a client with a 60 s default deadline would
+/// hold on to every finished call's timer for a minute. Any other clock (a test's manual clock)
+/// is slept on in a task, which cancelling ends.
+struct DeadlineTimer: Sendable {
+  private let stop: @Sendable () -> Void
+
+  /// Calls `fire` once `duration` has passed on `clock`, unless cancelled first.
+  static func start(
+    after duration: Duration,
+    on clock: any Clock<Duration>,
+    fire: @escaping @Sendable () -> Void
+  ) -> DeadlineTimer {
+    if clock is ContinuousClock {
+      let source = Locked(DispatchSource.makeTimerSource(queue: queue))
+      source.withLock { source in
+        source.setEventHandler(handler: fire)
+        source.schedule(deadline: .now() + dispatchInterval(duration), leeway: .milliseconds(1))
+        source.activate()
+      }
+      return DeadlineTimer { source.withLock { $0.cancel() } }
+    }
+    let task = Task {
+      do {
+        try await clock.sleep(for: duration)
+      } catch {
+        return
+      }
+      fire()
+    }
+    return DeadlineTimer { task.cancel() }
+  }
+
+  /// Stops the timer; `fire` is not called afterwards unless it was already running.
+  func cancel() {
+    stop()
+  }
+
+  /// A queue of its own, so a deadline does not wait behind whatever work fills the global
+  /// queues; what it runs (ending a race) is short.
+  private static let queue = DispatchQueue(label: "NetworkLayer.DeadlineTimer")
+
+  private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+    let (seconds, attoseconds) = duration.components
+    guard seconds >= 0 else { return .nanoseconds(0) }
+    // Capped at a year: nanoseconds in an Int overflow past about 292 years.
+    let nanoseconds = min(seconds, 365 * 24 * 3600) * 1_000_000_000 + attoseconds / 1_000_000_000
+    return .nanoseconds(Int(max(0, nanoseconds)))
+  }
+}

@@ -1,0 +1,38 @@
+import AppComposition
+import LayeredTestSupport
+import PresentationLayer
+import Testing
+
+/// A screen closed while its request waits for a token refresh sends nothing, counted at the server.
+@Suite("Closing a screen during a token refresh", .timeLimit(.minutes(2)))
+struct ClosedScreenRefreshTests {
+  @Test(
+    "a todo-list screen closed while its create waits for a refresh sends no POST",
+    arguments: SampleBackendKind.allCases
+  )
+  func closedScreenSendsNoPost(kind: SampleBackendKind) async throws {
+    try await kind.with { connection in
+      let app = AppHarness(connection)
+      // A 5 s token counts as expired at once (the client refreshes 10 s early), so the create
+      // first waits for a refresh, which the server holds for 2 s.
+      try await connection.configure(tokenLifetime: 5)
+      await app.signIn()
+      try await connection.inject(.init(path: "/auth/refresh", delay: 2))
+      var screen: TodoListViewModel? = app.container.makeTodoListViewModel()
+      screen?.send(.newTitleChanged("written while the session renews"))
+      screen?.send(.createTapped)
+      try await app.waitForRequest("POST /auth/refresh")
+
+      screen = nil
+
+      // Another screen's load waits for the same refresh: once it has its list, the refresh is
+      // over, and a POST let through by it would have been sent.
+      let other = app.container.makeTodoListViewModel()
+      await other.sendAndWait(.refresh)
+      #expect(other.state.phase == .loaded)
+      let counters = try await connection.counters()
+      #expect(counters.paths["POST /todos"] == nil, "\(counters.paths)")
+      #expect(counters.refreshes == 1)
+    }
+  }
+}
