@@ -41,10 +41,11 @@ public final class FileTokenStore: TokenStore {
   ///
   /// `fileURL` must be a file URL; anything else is a programming error and traps.
   ///
-  /// - Parameter fileURL: where the tokens are kept.
-  /// - Parameter onFailure: told about every refusal, read, decode, write or delete that fails,
-  ///   holding no lock, so it may use this store. Failures of the initial load are reported by
-  ///   the initialiser before it returns; those of writes on the store's private queue.
+  /// - Parameters:
+  ///   - fileURL: where the tokens are kept.
+  ///   - onFailure: told about every refusal, read, decode, write or delete that fails,
+  ///     holding no lock, so it may use this store. Failures of the initial load are reported by
+  ///     the initialiser before it returns; those of writes on the store's private queue.
   public init(fileURL: URL, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }) {
     storage = PersistedValue(
       fileURL: fileURL,

@@ -38,10 +38,11 @@ public final class FileTodoCache: TodoCache {
   ///
   /// `fileURL` must be a file URL; anything else is a programming error and traps.
   ///
-  /// - Parameter fileURL: where the list is kept.
-  /// - Parameter onFailure: told about every refusal, read, decode, write or delete that fails,
-  ///   holding no lock, so it may use this cache. Failures of the initial load are reported by
-  ///   the initialiser before it returns; those of writes on the cache's private queue.
+  /// - Parameters:
+  ///   - fileURL: where the list is kept.
+  ///   - onFailure: told about every refusal, read, decode, write or delete that fails,
+  ///     holding no lock, so it may use this cache. Failures of the initial load are reported by
+  ///     the initialiser before it returns; those of writes on the cache's private queue.
   public init(fileURL: URL, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }) {
     storage = PersistedValue(
       fileURL: fileURL,
