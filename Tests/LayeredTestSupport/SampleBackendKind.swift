@@ -9,7 +9,7 @@ public import Testing
 
 /// The two implementations of the sample API contract.
 public enum SampleBackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-  /// ``SampleAPI`` in process, through ``InProcessURLProtocol``.
+  /// `SampleAPI` in process, through `InProcessURLProtocol`.
   case embedded
   /// `scripts/sample_api.py` over loopback sockets.
   case loopback

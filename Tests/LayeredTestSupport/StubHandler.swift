@@ -1,7 +1,7 @@
 import Foundation
 public import SampleBackend
 
-/// An ``InProcessHandler`` that answers with a closure: the smallest way to make a test's server
+/// An `InProcessHandler` that answers with a closure: the smallest way to make a test's server
 /// say exactly one thing.
 public struct StubHandler: InProcessHandler {
   private let respond: @Sendable (InProcessRequest) async -> InProcessReply

@@ -1,7 +1,7 @@
 public import DomainLayer
 public import NetworkLayer
 
-/// An ``ArticleRepository`` backed by the HTTP API.
+/// An `ArticleRepository` backed by the HTTP API.
 public struct RemoteArticleRepository: ArticleRepository {
   private let client: any HTTPClient
 

@@ -1,7 +1,7 @@
 public import Foundation
 public import NetworkLayer
 
-/// A ``TokenStore`` that keeps the session's tokens in a JSON file, so a person stays signed in
+/// A `TokenStore` that keeps the session's tokens in a JSON file, so a person stays signed in
 /// across launches.
 ///
 /// - Reads are served from an in-memory copy (the protocol's methods must be fast); the file is
@@ -41,9 +41,11 @@ public final class FileTokenStore: TokenStore {
   ///
   /// `fileURL` must be a file URL; anything else is a programming error and traps.
   ///
-  /// - Parameter onFailure: told about every refusal, read, decode, write or delete that fails,
-  ///   holding no lock, so it may use this store. Failures of the initial load are reported by
-  ///   the initialiser before it returns; those of writes on the store's private queue.
+  /// - Parameters:
+  ///   - fileURL: where the tokens are kept.
+  ///   - onFailure: told about every refusal, read, decode, write or delete that fails,
+  ///     holding no lock, so it may use this store. Failures of the initial load are reported by
+  ///     the initialiser before it returns; those of writes on the store's private queue.
   public init(fileURL: URL, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }) {
     storage = PersistedValue(
       fileURL: fileURL,

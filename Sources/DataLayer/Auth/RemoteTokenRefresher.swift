@@ -1,9 +1,9 @@
 public import Foundation
 public import NetworkLayer
 
-/// A ``TokenRefresher`` that calls `POST /auth/refresh`.
+/// A `TokenRefresher` that calls `POST /auth/refresh`.
 ///
-/// Give it a client built *without* the auth interceptor (``AppContainer`` does): the refresh
+/// Give it a client built *without* the auth interceptor (`AppContainer` does): the refresh
 /// request carries its own credential, and sending it through the interceptor would make it wait
 /// for the very refresh it performs.
 public struct RemoteTokenRefresher: TokenRefresher {

@@ -29,7 +29,7 @@ public struct TokenPairDTO: Codable, Sendable, Hashable {
 }
 
 extension TokenPairDTO: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-  /// The expiry, with both tokens replaced by ``Redactor/placeholder``.
+  /// The expiry, with both tokens replaced by `Redactor.placeholder`.
   public var description: String {
     "TokenPairDTO(accessToken: \(Redactor.placeholder), refreshToken: \(Redactor.placeholder), expiresIn: \(expiresIn))"
   }

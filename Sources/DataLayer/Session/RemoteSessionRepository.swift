@@ -3,11 +3,11 @@ public import Foundation
 import LayeredSupport
 public import NetworkLayer
 
-/// A ``SessionRepository`` that signs in over HTTP and keeps the tokens in a ``TokenStore``.
+/// A `SessionRepository` that signs in over HTTP and keeps the tokens in a `TokenStore`.
 ///
 /// The session it publishes follows three sources: its own logins and logouts, and the network
 /// layer's session-ended signal (the server rejected the refresh token), which turns it into
-/// ``Session/expired``. It starts as ``Session/signedIn`` when the store already holds tokens, so a
+/// `Session.expired`. It starts as `Session.signedIn` when the store already holds tokens, so a
 /// relaunched app stays signed in.
 public final class RemoteSessionRepository: SessionRepository {
   private let client: any HTTPClient

@@ -18,7 +18,7 @@ public import Foundation
 ///   untouched), a FIFO, a device, a directory, a larger file, or a directory for the file that is
 ///   a link is refused and handled like a corrupt file.
 /// - A file that is refused or cannot be read or decoded, or holds a todo that breaks one of
-///   ``Todo``'s invariants, makes the whole cache empty (`nil`) and is deleted, so the next launch
+///   `Todo`'s invariants, makes the whole cache empty (`nil`) and is deleted, so the next launch
 ///   starts clean; it never traps or hangs. A partial list is not served as if it were the whole
 ///   one.
 /// - A write that fails keeps the list in memory for this process and reports a
@@ -38,9 +38,11 @@ public final class FileTodoCache: TodoCache {
   ///
   /// `fileURL` must be a file URL; anything else is a programming error and traps.
   ///
-  /// - Parameter onFailure: told about every refusal, read, decode, write or delete that fails,
-  ///   holding no lock, so it may use this cache. Failures of the initial load are reported by
-  ///   the initialiser before it returns; those of writes on the cache's private queue.
+  /// - Parameters:
+  ///   - fileURL: where the list is kept.
+  ///   - onFailure: told about every refusal, read, decode, write or delete that fails,
+  ///     holding no lock, so it may use this cache. Failures of the initial load are reported by
+  ///     the initialiser before it returns; those of writes on the cache's private queue.
   public init(fileURL: URL, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }) {
     storage = PersistedValue(
       fileURL: fileURL,

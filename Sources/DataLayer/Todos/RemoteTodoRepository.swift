@@ -1,11 +1,11 @@
 public import DomainLayer
 public import NetworkLayer
 
-/// A ``TodoRepository`` backed by the HTTP API, with a ``TodoCache`` for "cached, then fresh".
+/// A `TodoRepository` backed by the HTTP API, with a ``TodoCache`` for "cached, then fresh".
 ///
-/// It sends the todo endpoints through an ``HTTPClient``, maps each DTO to a ``Todo``, and turns
-/// every ``NetworkError`` into a ``DomainError``. One malformed todo fails the whole load with
-/// ``DomainError/invalidData(reason:)``: showing a partial list as if it were complete would be a
+/// It sends the todo endpoints through an `HTTPClient`, maps each DTO to a `Todo`, and turns
+/// every `NetworkError` into a `DomainError`. One malformed todo fails the whole load with
+/// `DomainError.invalidData(reason:)`: showing a partial list as if it were complete would be a
 /// quieter, worse failure. Successful loads and changes are written through to the cache.
 public struct RemoteTodoRepository: TodoRepository {
   private let client: any HTTPClient

@@ -3,7 +3,7 @@ public import DomainLayer
 /// Keeps the last todo list that was loaded, so a screen can show it at once (or offline)
 /// while a fresh one is fetched.
 ///
-/// Methods are synchronous for the same reason as ``TokenStore``'s: a caller can look at the
+/// Methods are synchronous for the same reason as `TokenStore`'s: a caller can look at the
 /// cache and decide (show it, fetch, replace it) in one step, with no suspension point in which
 /// another caller could change it, and any code can call them, whatever actor it runs on.
 /// Implementations keep them fast: an in-memory copy in front of any storage.

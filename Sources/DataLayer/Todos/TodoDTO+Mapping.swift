@@ -1,8 +1,8 @@
 public import DomainLayer
 
 extension TodoDTO {
-  /// The domain value for this DTO, or ``DomainError/invalidData(reason:)`` if the server sent a
-  /// todo that breaks one of ``Todo``'s invariants. Never traps, whatever the server sent.
+  /// The domain value for this DTO, or `DomainError.invalidData(reason:)` if the server sent a
+  /// todo that breaks one of `Todo`'s invariants. Never traps, whatever the server sent.
   public func toDomain() throws(DomainError) -> Todo {
     try Todo(id: id, userID: userId, title: title, isCompleted: completed)
   }

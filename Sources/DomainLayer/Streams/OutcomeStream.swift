@@ -8,7 +8,7 @@ public typealias Outcome<Value: Sendable> = Result<Value, DomainError>
 /// property that keeps a screen's input working after any number of failed requests.
 public typealias OutcomeStream<Value: Sendable> = AsyncStream<Outcome<Value>>
 
-/// Hands outcomes to the consumer of a stream built with ``Swift/AsyncStream/outcomes(_:)``.
+/// Hands outcomes to the consumer of a stream built with ``_Concurrency/AsyncStream/outcomes(_:)``.
 public struct OutcomeSink<Value: Sendable, Failure: Error>: Sendable {
   fileprivate let continuation: AsyncStream<Result<Value, Failure>>.Continuation
 

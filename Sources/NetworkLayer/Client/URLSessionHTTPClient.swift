@@ -8,7 +8,7 @@ import LayeredSupport
 /// An ``HTTPClient`` that sends requests with `URLSession`.
 ///
 /// Every call runs one pipeline: build the request (``RequestBuilder``) → let each interceptor
-/// adapt it → send it (``URLSessionTransport``) → validate status, content type and emptiness →
+/// adapt it → send it (`URLSessionTransport`) → validate status, content type and emptiness →
 /// decode. When an attempt fails, the interceptors decide, in order, whether to retry now, retry
 /// after a delay, give up, or fail with an error of their own (see ``RequestInterceptor``).
 ///
@@ -42,6 +42,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   /// Creates a client for the API at `baseURL`.
   ///
   /// - Parameters:
+  ///   - baseURL: the API's root; endpoint paths are joined to it, keeping its own path.
   ///   - session: the session that carries the requests.
   ///   - interceptors: the chain that adapts requests and decides retries, in order.
   ///   - monitors: receivers of ``NetworkEvent``s.

@@ -60,6 +60,12 @@ public struct RetryPolicy: RequestInterceptor {
   /// Creates a policy; every parameter has the default documented on its property.
   ///
   /// - Parameters:
+  ///   - maxAttempts: see ``maxAttempts``.
+  ///   - baseDelay: see ``baseDelay``.
+  ///   - maxDelay: see ``maxDelay``.
+  ///   - maxRetryAfter: see ``maxRetryAfter``.
+  ///   - retryableStatusCodes: see ``retryableStatusCodes``.
+  ///   - retryableTransportCodes: see ``retryableTransportCodes``.
   ///   - random: Draws the jittered backoff from a range of seconds. The default is
   ///     `Double.random(in:)`; tests pass a fixed answer. A result outside the range is clamped
   ///     into it.

@@ -3,7 +3,7 @@ public import DomainLayer
 /// The today's-article screen.
 ///
 /// On appear it loads the article (latest wins). While loading, and after a failure, it shows
-/// ``Article/placeholder``; a failure also emits ``Event/loadFailed(message:)`` once, for an alert.
+/// `Article.placeholder`; a failure also emits ``Event/loadFailed(message:)`` once, for an alert.
 /// The next appear loads the real article.
 public struct ArticleFeature: Feature {
   public enum Action: Sendable, Hashable {
