@@ -43,6 +43,11 @@ public struct LoginFeature: Feature {
     case loggedIn(User)
   }
 
+  /// The one lane of this screen's work.
+  public enum Lane: Sendable, Hashable {
+    case login
+  }
+
   private let logIn: any LogInUseCase
 
   /// Creates the feature on top of the login use case.
@@ -59,18 +64,12 @@ public struct LoginFeature: Feature {
     case .logInTapped:
       guard state.isLoginEnabled else { return .none }
       let (logIn, username, password) = (self.logIn, state.username, state.password)
-      return .run(.dropWhileBusy("login"), immediate: [.loginStarted]) { effects in
-        for await outcome in logIn(username: username, password: password) {
-          switch outcome {
-          case .success(let user):
-            effects.apply(.loginSucceeded)
-            effects.emit(.loggedIn(user))
-          case .failure(.cancelled):
-            break
-          case .failure(let error):
-            effects.apply(.loginFailed(message: error.message))
-          }
-        }
+      return .run(.dropWhileBusy(.login), immediate: [.loginStarted]) { effects in
+        await effects.follow(
+          logIn(username: username, password: password),
+          onValue: { .apply(.loginSucceeded, emitting: .loggedIn($0)) },
+          onFailure: { .apply(.loginFailed(message: $0.message)) }
+        )
       }
     }
   }
@@ -100,6 +99,23 @@ extension LoginFeature.State: CustomStringConvertible {
     let error = errorMessage.map { ", error: \"\($0)\"" } ?? ""
     return "Login(username: \"\(username)\", password: \(password.count) characters, "
       + "loggingIn: \(isLoggingIn), buttonEnabled: \(isLoginEnabled)\(error))"
+  }
+}
+
+extension LoginFeature.State: CustomReflectable {
+  /// What `dump` and `Mirror` show: the password's length, never the password, since debuggers,
+  /// crash reporters and test failures print states this way.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "username": username,
+        "password": "\(password.count) characters",
+        "isLoggingIn": isLoggingIn,
+        "errorMessage": errorMessage as Any,
+      ],
+      displayStyle: .struct
+    )
   }
 }
 
