@@ -82,7 +82,7 @@ public typealias ArticleViewModel = ViewModel<ArticleFeature>
 
 extension ViewModel where F == ArticleFeature {
   /// Creates the view model showing the placeholder.
-  public convenience init(loadArticle: any LoadTodaysArticleUseCase) {
+  public nonisolated convenience init(loadArticle: any LoadTodaysArticleUseCase) {
     self.init(ArticleFeature(loadArticle: loadArticle), initialState: ArticleFeature.State())
   }
 }

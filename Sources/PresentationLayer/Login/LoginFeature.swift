@@ -148,7 +148,7 @@ public typealias LoginViewModel = ViewModel<LoginFeature>
 
 extension ViewModel where F == LoginFeature {
   /// Creates the view model with an empty form.
-  public convenience init(logIn: any LogInUseCase) {
+  public nonisolated convenience init(logIn: any LogInUseCase) {
     self.init(LoginFeature(logIn: logIn), initialState: LoginFeature.State())
   }
 }

@@ -38,10 +38,12 @@ public final class ViewModel<F: Feature> {
   /// Sees every output in order; set by the test store of the test-support library.
   @ObservationIgnored package var tap: ((ViewModelOutput<F>) -> Void)?
 
-  /// Creates a view model that runs `feature`, starting from `initialState`.
-  public init(_ feature: F, initialState: F.State) {
+  /// Creates a view model that runs `feature`, starting from `initialState`. Nonisolated, so a
+  /// composition root that is not on the main actor can make one; use it on the main actor.
+  public nonisolated init(_ feature: F, initialState: F.State) {
     self.feature = feature
-    state = initialState
+    // The storage @Observable generates: its `state` accessors are main-actor isolated.
+    _state = initialState
     stateBroadcaster = LatestValueBroadcaster(initialState)
   }
 

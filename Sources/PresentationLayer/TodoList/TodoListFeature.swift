@@ -187,7 +187,7 @@ public typealias TodoListViewModel = ViewModel<TodoListFeature>
 
 extension ViewModel where F == TodoListFeature {
   /// Creates the view model with an empty, idle screen.
-  public convenience init(
+  public nonisolated convenience init(
     observeTodos: any ObserveTodosUseCase,
     toggleTodo: any ToggleTodoUseCase,
     createTodo: any CreateTodoUseCase,
