@@ -70,13 +70,17 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
 
   /// Sends `action` and checks the state its immediate effects leave: `change` turns the
   /// asserted state into the expected one; without it, the action must not change the state.
+  ///
+  /// - Returns: the action's work, whose end a test can wait for with ``Work/finish()`` before
+  ///   it sends an action that the work would otherwise make a policy drop or queue.
+  @discardableResult
   public func send(
     _ action: F.Action,
     _ change: ((inout F.State) -> Void)? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
-  ) {
+  ) -> Work {
     failOnUnreceivedOutputs(before: "sending \(action)", sourceLocation)
-    viewModel.send(action)
+    let work = Work(store: self, ids: viewModel.sendTrackingWork(action))
     var actual = state
     if case .state(let changed) = outputs.first {
       outputs.removeFirst()
@@ -94,6 +98,20 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
         sourceLocation: sourceLocation)
     }
     state = actual
+    return work
+  }
+
+  /// The work one sent action started.
+  @MainActor
+  public struct Work {
+    fileprivate let store: TestStore
+    fileprivate let ids: Set<Int>
+
+    /// Returns once all of the action's work (except watches) has ended. Its outputs stay
+    /// queued for the test to receive.
+    public func finish() async {
+      while store.viewModel.isAnyLive(ids) { await store.waitForActivity(until: nil) }
+    }
   }
 
   /// Waits for the next output, which must be a state change that `change` describes.
@@ -177,7 +195,7 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
   }
 
   /// Suspends until the view model produces an output or ends work, or until `deadline`.
-  private func waitForActivity(until deadline: ContinuousClock.Instant?) async {
+  fileprivate func waitForActivity(until deadline: ContinuousClock.Instant?) async {
     var timer: Task<Void, Never>?
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       wakeUp = continuation

@@ -119,6 +119,16 @@ public final class ViewModel<F: Feature> {
     eventBroadcaster.finish()
   }
 
+  /// Sends `action` like ``send(_:)``; returns the work ``sendAndWait(_:)`` would wait for.
+  package func sendTrackingWork(_ action: F.Action) -> Set<Int> {
+    accept(action)
+  }
+
+  /// Whether any of the work `ids` is live (running or queued).
+  package func isAnyLive(_ ids: Set<Int>) -> Bool {
+    ids.contains { ledger.entries[$0] != nil }
+  }
+
   /// Whether any work that ``sendAndWait(_:)`` would wait for is live (running or queued).
   package var hasAwaitedWork: Bool {
     ledger.entries.values.contains { $0.isAwaited }

@@ -68,7 +68,7 @@ struct LoginViewModelTests {
     let (store, _) = store(failures.map { .failure($0) } + [.success(Fixtures.user)])
     type(store)
     for failure in failures {
-      store.send(.logInTapped) {
+      let login = store.send(.logInTapped) {
         $0.isLoggingIn = true
         $0.errorMessage = nil
       }
@@ -76,6 +76,8 @@ struct LoginViewModelTests {
         $0.isLoggingIn = false
         $0.errorMessage = failure.message
       }
+      // The login lane drops taps until the failed login's work has returned.
+      await login.finish()
     }
     store.send(.logInTapped) {
       $0.isLoggingIn = true

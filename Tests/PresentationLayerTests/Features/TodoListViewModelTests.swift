@@ -153,11 +153,13 @@ struct TodoListViewModelTests {
     let fakes = Fakes(creates: Script([.failure(.offline), .success(created)]))
     let store = fakes.store()
     store.send(.newTitleChanged("water plants")) { $0.newTitle = "water plants" }
-    store.send(.createTapped) { $0.isCreating = true }
+    let create = store.send(.createTapped) { $0.isCreating = true }
     await store.receive {
       $0.isCreating = false
       $0.message = DomainError.offline.message
     }
+    // The create lane drops taps until the failed create's work has returned.
+    await create.finish()
     store.send(.createTapped) {
       $0.isCreating = true
       $0.message = nil
