@@ -6,14 +6,15 @@ import LayeredSupport
 /// An observer that falls behind gets the latest state, never a stale one, and skips the states
 /// in between; every observer ends on the final state before the sequence ends (when the view
 /// model is cancelled or released). Any number of observers may iterate at the same time, each
-/// at its own pace; cancelling an observer's Task ends its iteration.
+/// at its own pace; cancelling an observer's Task ends its iteration. An observer off the main
+/// actor hops to it to take each state, so a burst of sends costs it one state, not one per send.
 public struct StateStream<State: Sendable>: AsyncSequence, Sendable {
   public typealias Element = State
   public typealias Failure = Never
 
-  private let source: LatestValueBroadcaster<State>
+  private let source: ConflatedBroadcaster<State>
 
-  init(_ source: LatestValueBroadcaster<State>) {
+  init(_ source: ConflatedBroadcaster<State>) {
     self.source = source
   }
 
@@ -24,10 +25,10 @@ public struct StateStream<State: Sendable>: AsyncSequence, Sendable {
 
   /// Hands one observer the states it has not seen yet, latest first.
   public struct Iterator: AsyncIteratorProtocol {
-    private let source: LatestValueBroadcaster<State>
+    private let source: ConflatedBroadcaster<State>
     private var seen = -1
 
-    fileprivate init(source: LatestValueBroadcaster<State>) {
+    fileprivate init(source: ConflatedBroadcaster<State>) {
       self.source = source
     }
 

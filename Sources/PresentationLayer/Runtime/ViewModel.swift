@@ -27,14 +27,26 @@ public import Observation
 public final class ViewModel<F: Feature> {
   /// The current state. Reading it from a SwiftUI view (or inside `withObservationTracking`)
   /// tracks it: a change of the state, and only a change, notifies the view.
-  public private(set) var state: F.State
+  public var state: F.State {
+    access(keyPath: stateKeyPath)
+    return current
+  }
+
+  // `state` is tracked by hand through the helpers @Observable generates, with a key path made
+  // once: a key path literal into a generic class is instantiated anew at every use, which
+  // cost microseconds on every send.
+  @ObservationIgnored private var current: F.State
+  @ObservationIgnored private lazy var stateKeyPath: KeyPath<ViewModel<F>, F.State> = \.state
 
   @ObservationIgnored private let feature: F
-  @ObservationIgnored private nonisolated let stateBroadcaster: LatestValueBroadcaster<F.State>
+  @ObservationIgnored private nonisolated let stateBroadcaster: ConflatedBroadcaster<F.State>
   @ObservationIgnored private nonisolated let eventBroadcaster = EventBroadcaster<F.Event>()
   /// The Tasks of running work, reachable from `deinit`, which may run on any thread.
   @ObservationIgnored private nonisolated let runningTasks = Locked<[Int: Task<Void, Never>]>([:])
   @ObservationIgnored private var ledger = Ledger()
+  // A field of the class, not of the generic `Ledger`: reading a field of a generic struct looks
+  // its layout up at run time, and `send` reads this every time.
+  @ObservationIgnored private var isShutDown = false
   /// Sees every output in order; set by the test store of the test-support library.
   @ObservationIgnored package var tap: ((ViewModelOutput<F>) -> Void)?
 
@@ -42,9 +54,8 @@ public final class ViewModel<F: Feature> {
   /// composition root that is not on the main actor can make one; use it on the main actor.
   public nonisolated init(_ feature: F, initialState: F.State) {
     self.feature = feature
-    // The storage @Observable generates: its `state` accessors are main-actor isolated.
-    _state = initialState
-    stateBroadcaster = LatestValueBroadcaster(initialState)
+    current = initialState
+    stateBroadcaster = ConflatedBroadcaster(initialState)
   }
 
   deinit {
@@ -53,8 +64,9 @@ public final class ViewModel<F: Feature> {
       return tasks.values
     }
     for task in tasks { task.cancel() }
-    stateBroadcaster.finish()
     eventBroadcaster.finish()
+    // `deinit` may run on any thread; the broadcaster belongs to the main actor.
+    Task { @MainActor [stateBroadcaster] in stateBroadcaster.finish() }
   }
 
   /// The current state at once, then its changes, for one observer at its own pace: conflated,
@@ -110,8 +122,8 @@ public final class ViewModel<F: Feature> {
   /// Cancels all work and ends every ``states`` and ``events`` sequence; later actions are
   /// ignored. The state keeps its last value. Calling it again does nothing more.
   public func cancel() {
-    guard !ledger.isShutDown else { return }
-    ledger.isShutDown = true
+    guard !isShutDown else { return }
+    isShutDown = true
     end(Set(ledger.entries.keys), cancelling: true)
     for waiter in ledger.waiters.values { waiter.continuation.resume() }
     ledger.waiters.removeAll()
@@ -145,7 +157,7 @@ public final class ViewModel<F: Feature> {
   /// changed.
   func apply(_ effect: F.SideEffect, fromWork id: Int) -> Bool {
     guard ledger.isRunning(id) else { return false }
-    var next = state
+    var next = current
     F.reduce(&next, effect)
     return publish(next)
   }
@@ -168,16 +180,22 @@ public final class ViewModel<F: Feature> {
   /// work that is still live afterwards, which a waiter waits for.
   @discardableResult
   private func accept(_ action: F.Action) -> Set<Int> {
-    guard !ledger.isShutDown else { return [] }
-    let plan = feature.plan(for: action, in: state)
-    if !plan.immediate.isEmpty {
-      var next = state
-      for effect in plan.immediate { F.reduce(&next, effect) }
+    guard !isShutDown else { return [] }
+    let plan = feature.plan(for: action, in: current)
+    let immediate = plan.immediate
+    if !immediate.isEmpty {
+      var next = current
+      // By index: a `for in` over a generic array instantiates its iterator's metadata each time.
+      for index in 0..<immediate.count { F.reduce(&next, immediate[index]) }
       publish(next)
     }
-    let scheduled = plan.work.compactMap { work in schedule(work).map { (id: $0, work.isAwaited) } }
+    guard !plan.work.isEmpty else { return [] }
+    var awaited: [Int] = []
+    for work in plan.work {
+      if let id = schedule(work), work.isAwaited { awaited.append(id) }
+    }
     // A later `latest` of the same plan may already have cancelled an earlier part of it.
-    return Set(scheduled.filter { $0.1 && ledger.entries[$0.id] != nil }.map(\.id))
+    return Set(awaited.filter { ledger.entries[$0] != nil })
   }
 
   /// Starts, queues or drops `work` as its policy says; returns its id unless it was dropped.
@@ -253,8 +271,8 @@ public final class ViewModel<F: Feature> {
   /// returns whether it did.
   @discardableResult
   private func publish(_ next: F.State) -> Bool {
-    guard next != state else { return false }
-    state = next
+    guard next != current else { return false }
+    withMutation(keyPath: stateKeyPath) { current = next }
     stateBroadcaster.publish(next)
     tap?(.state(next))
     return true
@@ -283,7 +301,6 @@ extension ViewModel {
 
   /// The bookkeeping of live work. The main actor is its only lock.
   private struct Ledger {
-    var isShutDown = false
     var entries: [Int: Entry] = [:]
     var waiters: [Int: Waiter] = [:]
     private var nextID = 0
