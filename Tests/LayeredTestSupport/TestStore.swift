@@ -1,6 +1,6 @@
+import LayeredSupport
 public import PresentationLayer
 public import Testing
-import LayeredSupport
 
 /// Runs a ``Feature`` in a ``ViewModel`` and makes a test state every change it causes, in order.
 ///
@@ -128,7 +128,8 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
     change(&expected)
     if expected != actual {
       Issue.record(
-        "The state changed, but not as asserted:\n\(Self.compare(expected, actual))", sourceLocation: sourceLocation)
+        "The state changed, but not as asserted:\n\(Self.compare(expected, actual))",
+        sourceLocation: sourceLocation)
     }
     state = actual
   }
@@ -170,11 +171,14 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
     wakeUp = nil
   }
 
-  private func nextOutput(expecting what: String, _ sourceLocation: SourceLocation) async -> ViewModelOutput<F>? {
+  private func nextOutput(expecting what: String, _ sourceLocation: SourceLocation) async -> ViewModelOutput<
+    F
+  >? {
     var deadline: ContinuousClock.Instant?
     while outputs.isEmpty {
       guard viewModel.hasLiveWork else {
-        Issue.record("Expected \(what), but no work is left that could produce it", sourceLocation: sourceLocation)
+        Issue.record(
+          "Expected \(what), but no work is left that could produce it", sourceLocation: sourceLocation)
         return nil
       }
       if viewModel.hasAwaitedWork {

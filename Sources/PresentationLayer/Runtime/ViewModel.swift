@@ -214,7 +214,8 @@ public final class ViewModel<F: Feature> {
     case .queue where live.isEmpty:
       start(id, work)
     case .queue:
-      ledger.entries[id] = Entry(lane: work.policy.lane, isAwaited: work.isAwaited, phase: .queued(after: live, work))
+      ledger.entries[id] = Entry(
+        lane: work.policy.lane, isAwaited: work.isAwaited, phase: .queued(after: live, work))
     }
     return id
   }

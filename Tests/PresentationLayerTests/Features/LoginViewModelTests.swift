@@ -9,10 +9,13 @@ import Testing
 struct LoginViewModelTests {
   private func store(_ outcomes: [Outcome<User>?]) -> (TestStore<LoginFeature>, Script<User>) {
     let script = Script(outcomes)
-    return (TestStore(LoginFeature(logIn: FakeLogIn(script: script)), initialState: LoginFeature.State()), script)
+    return (
+      TestStore(LoginFeature(logIn: FakeLogIn(script: script)), initialState: LoginFeature.State()), script
+    )
   }
 
-  private func type(_ store: TestStore<LoginFeature>, _ username: String = "demo", _ password: String = "pw") {
+  private func type(_ store: TestStore<LoginFeature>, _ username: String = "demo", _ password: String = "pw")
+  {
     store.send(.usernameChanged(username)) { $0.username = username }
     store.send(.passwordChanged(password)) { $0.password = password }
   }

@@ -5,7 +5,8 @@ import Testing
 /// Reducers are pure functions: a state and a side effect in, a state out, nothing else.
 @Suite("Reducers")
 struct ReducerTests {
-  private static func reduced<F: Feature>(_: F.Type, _ state: F.State, _ effects: F.SideEffect...) -> F.State {
+  private static func reduced<F: Feature>(_: F.Type, _ state: F.State, _ effects: F.SideEffect...) -> F.State
+  {
     var state = state
     for effect in effects { F.reduce(&state, effect) }
     return state
@@ -32,7 +33,8 @@ struct ReducerTests {
   @Test("a fresh list shows the server's rows with the flips of toggles still in flight on top")
   func listKeepsTogglesInFlight() throws {
     let toggling = Self.reduced(TodoListFeature.self, Self.todos, .toggleStarted(id: 1))
-    let fromServer = Self.reduced(TodoListFeature.self, toggling, .listReceived(Fixtures.todos, isFresh: true))
+    let fromServer = Self.reduced(
+      TodoListFeature.self, toggling, .listReceived(Fixtures.todos, isFresh: true))
     #expect(fromServer.todos[0].isCompleted == true, "toggle 1 is still in flight")
     #expect(fromServer.todos[1] == Fixtures.todos[1])
     #expect(fromServer.phase == .loaded)

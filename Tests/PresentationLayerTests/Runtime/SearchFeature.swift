@@ -101,7 +101,9 @@ struct SearchFeature: Feature {
       return .run(.latest(.save), immediate: [.savesDiscarded]) { _ in }
     case .prefetch(let item):
       return .run(.merge(.prefetch)) { effects in
-        if case .success = await backend.respond(to: "prefetch \(item)") { await effects.apply(.prefetched(item)) }
+        if case .success = await backend.respond(to: "prefetch \(item)") {
+          await effects.apply(.prefetched(item))
+        }
         backend.note(.returned("prefetch \(item)"))
       }
     case .load(let request, let policy):
