@@ -1,4 +1,3 @@
-import Foundation
 import PresentationLayer
 
 /// send → reduce → 3 observers that each end on the final state, next to a plain callback subject
@@ -7,7 +6,7 @@ struct ViewModelScenario: BenchmarkScenario {
   let name = "viewmodel"
   let actionsPerRound = 200_000
   let rounds = 9
-  let observers = Int(ProcessInfo.processInfo.environment["BENCH_OBSERVERS"] ?? "") ?? 3
+  let observers = 3
 
   @MainActor
   func run() async {
