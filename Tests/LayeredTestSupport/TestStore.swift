@@ -52,7 +52,7 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
   public init(
     _ feature: F,
     initialState: F.State,
-    timeout: Duration = .seconds(2),
+    timeout: Duration = .seconds(10),
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     viewModel = ViewModel(feature, initialState: initialState)
