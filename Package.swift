@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // The arrows below are the architecture: Domain and Network know nothing of each other,
@@ -21,6 +21,8 @@ let package = Package(
     .library(name: "AppComposition", targets: ["AppComposition"]),
     .library(name: "SampleBackend", targets: ["SampleBackend"]),
     .executable(name: "showcase", targets: ["Showcase"]),
+    // What an app's own tests use: the view-model test store, stream recorder and test clock.
+    .library(name: "LayeredTestSupport", targets: ["LayeredTestSupport"]),
   ],
   targets: [
     // Package-internal: one copy of what several layers need (a lock, a broadcaster). No product
@@ -55,7 +57,7 @@ let package = Package(
 
     .target(
       name: "LayeredTestSupport",
-      dependencies: ["SampleBackend", "LayeredSupport"],
+      dependencies: ["SampleBackend", "LayeredSupport", "PresentationLayer"],
       path: "Tests/LayeredTestSupport",
       swiftSettings: strictSettings
     ),
@@ -83,6 +85,13 @@ let package = Package(
       name: "AppCompositionTests",
       dependencies: ["AppComposition", "DomainLayer", "PresentationLayer", "LayeredTestSupport"],
       swiftSettings: strictSettings
+    ),
+    // Proves that the view model works unchanged in an app target built with Swift 6.2's
+    // default main-actor isolation.
+    .testTarget(
+      name: "DefaultIsolationTests",
+      dependencies: ["PresentationLayer"],
+      swiftSettings: strictSettings + [.defaultIsolation(MainActor.self)]
     ),
     .testTarget(
       name: "SampleBackendTests",

@@ -42,6 +42,7 @@ final class Stage: Sendable {
   }
 
   /// Signs in as the sample API's demo user through the login screen, as a person would.
+  @MainActor
   func signIn() async {
     let login = container.makeLoginViewModel()
     login.send(.usernameChanged("demo"))

@@ -16,7 +16,7 @@ struct AppHarness {
   }
 
   /// Signs in through the login screen, as a person would.
-  @discardableResult
+  @MainActor @discardableResult
   func signIn(password: String = "correct-horse-battery-staple") async -> LoginViewModel {
     let login = container.makeLoginViewModel()
     login.send(.usernameChanged("demo"))

@@ -8,6 +8,7 @@ import Testing
 /// sample API (in process, and over loopback for 1, 3, 5 and 6). Scenario 4 is in
 /// `DataLayerTests/ThreeCallStylesTests`.
 @Suite("Seed scenarios, end to end", .timeLimit(.minutes(2)))
+@MainActor
 struct SeedScenarioTests {
   @Test(
     "seed scenario 1: wrong password, then offline, then a 500; the next tap still logs in",

@@ -20,7 +20,11 @@ public enum SampleBackendKind: String, CaseIterable, Sendable, CustomTestStringC
   ///
   /// When the loopback server cannot run here (no python3, and `CI` not set), the current test
   /// case is cancelled with the reason, so it shows as skipped rather than as a silent pass.
-  public func with<T: Sendable>(_ body: (SampleBackendConnection) async throws -> T) async throws -> T {
+  /// `body` runs in the caller's isolation, so a `@MainActor` test can drive view models in it.
+  public func with<T: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (SampleBackendConnection) async throws -> T
+  ) async throws -> T {
     switch self {
     case .embedded:
       let mount = SampleAPI().mount()

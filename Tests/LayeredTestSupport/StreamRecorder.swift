@@ -16,8 +16,9 @@ public final class StreamRecorder<Element: Sendable>: Sendable {
   private let storage = Locked(Storage())
   private let task = Locked<Task<Void, Never>?>(nil)
 
-  /// Starts recording `stream`.
-  public init(_ stream: AsyncStream<Element>) {
+  /// Starts recording `stream`: an `AsyncStream`, or a view model's conflated `StateStream`.
+  public init<Stream: AsyncSequence & Sendable>(_ stream: Stream)
+  where Stream.Element == Element, Stream.Failure == Never {
     let listener = Task { [weak self] in
       for await element in stream {
         self?.record(element)

@@ -30,6 +30,11 @@ public struct ArticleFeature: Feature {
     case loadFailed(message: String)
   }
 
+  /// The one lane of this screen's work.
+  public enum Lane: Sendable, Hashable {
+    case load
+  }
+
   private let loadArticle: any LoadTodaysArticleUseCase
 
   /// Creates the feature on top of the load use case.
@@ -41,18 +46,12 @@ public struct ArticleFeature: Feature {
     switch action {
     case .appeared:
       let loadArticle = self.loadArticle
-      return .run(.latest("load"), immediate: [.loadStarted]) { effects in
-        for await outcome in loadArticle() {
-          switch outcome {
-          case .success(let article):
-            effects.apply(.loaded(article))
-          case .failure(.cancelled):
-            break
-          case .failure(let error):
-            effects.apply(.loadFailed)
-            effects.emit(.loadFailed(message: error.message))
-          }
-        }
+      return .run(.latest(.load), immediate: [.loadStarted]) { effects in
+        await effects.follow(
+          loadArticle(),
+          onValue: { .apply(.loaded($0)) },
+          onFailure: { .apply(.loadFailed, emitting: .loadFailed(message: $0.message)) }
+        )
       }
     }
   }
@@ -83,7 +82,7 @@ public typealias ArticleViewModel = ViewModel<ArticleFeature>
 
 extension ViewModel where F == ArticleFeature {
   /// Creates the view model showing the placeholder.
-  public convenience init(loadArticle: any LoadTodaysArticleUseCase) {
+  public nonisolated convenience init(loadArticle: any LoadTodaysArticleUseCase) {
     self.init(ArticleFeature(loadArticle: loadArticle), initialState: ArticleFeature.State())
   }
 }

@@ -43,6 +43,11 @@ public struct LoginFeature: Feature {
     case loggedIn(User)
   }
 
+  /// The one lane of this screen's work.
+  public enum Lane: Sendable, Hashable {
+    case login
+  }
+
   private let logIn: any LogInUseCase
 
   /// Creates the feature on top of the login use case.
@@ -59,18 +64,12 @@ public struct LoginFeature: Feature {
     case .logInTapped:
       guard state.isLoginEnabled else { return .none }
       let (logIn, username, password) = (self.logIn, state.username, state.password)
-      return .run(.dropWhileBusy("login"), immediate: [.loginStarted]) { effects in
-        for await outcome in logIn(username: username, password: password) {
-          switch outcome {
-          case .success(let user):
-            effects.apply(.loginSucceeded)
-            effects.emit(.loggedIn(user))
-          case .failure(.cancelled):
-            break
-          case .failure(let error):
-            effects.apply(.loginFailed(message: error.message))
-          }
-        }
+      return .run(.dropWhileBusy(.login), immediate: [.loginStarted]) { effects in
+        await effects.follow(
+          logIn(username: username, password: password),
+          onValue: { .apply(.loginSucceeded, emitting: .loggedIn($0)) },
+          onFailure: { .apply(.loginFailed(message: $0.message)) }
+        )
       }
     }
   }
@@ -103,6 +102,23 @@ extension LoginFeature.State: CustomStringConvertible {
   }
 }
 
+extension LoginFeature.State: CustomReflectable {
+  /// What `dump` and `Mirror` show: the password's length, never the password, since debuggers,
+  /// crash reporters and test failures print states this way.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "username": username,
+        "password": "\(password.count) characters",
+        "isLoggingIn": isLoggingIn,
+        "errorMessage": errorMessage as Any,
+      ],
+      displayStyle: .struct
+    )
+  }
+}
+
 extension LoginFeature.SideEffect: CustomStringConvertible {
   /// Never prints the password.
   public var description: String {
@@ -132,7 +148,7 @@ public typealias LoginViewModel = ViewModel<LoginFeature>
 
 extension ViewModel where F == LoginFeature {
   /// Creates the view model with an empty form.
-  public convenience init(logIn: any LogInUseCase) {
+  public nonisolated convenience init(logIn: any LogInUseCase) {
     self.init(LoginFeature(logIn: logIn), initialState: LoginFeature.State())
   }
 }

@@ -6,7 +6,10 @@
 public struct ActionPlan<F: Feature>: Sendable {
   /// Async work and the policy that governs it.
   struct Work: Sendable {
-    let policy: InFlightPolicy
+    let policy: InFlightPolicy<F.Lane>
+    /// Whether ``ViewModel/sendAndWait(_:)`` waits for it: false for a watch, which lasts as long
+    /// as the screen.
+    let isAwaited: Bool
     let operation: @Sendable (Effects<F>) async -> Void
   }
 
@@ -33,23 +36,34 @@ public struct ActionPlan<F: Feature>: Sendable {
 
   /// Applies `immediate` while the action is sent, then runs `operation` as `policy` allows.
   ///
-  /// The operation runs in a Task of its own that holds the view model weakly, and talks back only
-  /// through the ``Effects`` it is handed. It is cancelled when its work is superseded or the view
-  /// model is cancelled or released; from then on its effects and events are ignored. The
-  /// immediate effects apply even when the policy drops the operation.
+  /// The operation runs off the main actor, in a Task of its own that holds the view model
+  /// weakly, and talks back only through the ``Effects`` it is handed. It is cancelled when its
+  /// work is superseded or the view model is cancelled or released; from then on its effects and
+  /// events are ignored. The immediate effects apply even when the policy drops the operation.
   public static func run(
-    _ policy: InFlightPolicy,
+    _ policy: InFlightPolicy<F.Lane>,
     immediate: [F.SideEffect] = [],
     _ operation: @escaping @Sendable (Effects<F>) async -> Void
   ) -> Self {
-    Self(immediate: immediate, work: [Work(policy: policy, operation: operation)])
+    Self(immediate: immediate, work: [Work(policy: policy, isAwaited: true, operation: operation)])
+  }
+
+  /// Like ``run(_:immediate:_:)``, for work that lasts as long as the screen, such as watching
+  /// the session: ``ViewModel/sendAndWait(_:)`` does not wait for it, so it returns once the
+  /// action's other work has ended.
+  public static func watch(
+    _ policy: InFlightPolicy<F.Lane>,
+    immediate: [F.SideEffect] = [],
+    _ operation: @escaping @Sendable (Effects<F>) async -> Void
+  ) -> Self {
+    Self(immediate: immediate, work: [Work(policy: policy, isAwaited: false, operation: operation)])
   }
 
   /// Both plans as one: this plan's immediate effects, then `other`'s, then this plan's work
   /// scheduled, then `other`'s, all while the action is sent, exactly as if the two had been sent
   /// one after the other with nothing in between.
   ///
-  /// ``ViewModel/sendAndWait(_:)`` waits for the work of both.
+  /// ``ViewModel/sendAndWait(_:)`` waits for the work of both (except watches).
   public func alongside(_ other: Self) -> Self {
     Self(immediate: immediate + other.immediate, work: work + other.work)
   }

@@ -1,10 +1,12 @@
-/// Handed to an operation: the only way its work talks back to the view model.
+/// Handed to an operation: the only way its work, which runs off the main actor, talks back to
+/// the view model.
 ///
-/// It holds the view model weakly, so work that outlives the screen keeps nothing alive. Once the
-/// work has ended (returned, been superseded or cancelled) or the view model is gone, ``apply(_:)``
-/// and ``emit(_:)`` do nothing: the decision is made under the view model's lock, so a late
-/// result of cancelled work can never overwrite the state left by the work that replaced it,
-/// even if the operation never checks for cancellation.
+/// It holds the view model weakly, so work that outlives the screen keeps nothing alive. Each
+/// call hops to the main actor, where the view model decides whether the work is still live: once
+/// the work has ended (returned, been superseded or cancelled) or the view model is gone,
+/// ``apply(_:)`` and ``emit(_:)`` do nothing, so a late result of cancelled work can never
+/// overwrite the state left by the work that replaced it, even if the operation never checks for
+/// cancellation.
 public struct Effects<F: Feature>: Sendable {
   private weak let viewModel: ViewModel<F>?
   private let workID: Int
@@ -16,28 +18,30 @@ public struct Effects<F: Feature>: Sendable {
 
   /// Folds `effect` into the state and publishes the result, if it differs, to every observer;
   /// ignored once this work has ended or the view model is gone.
-  public func apply(_ effect: F.SideEffect) {
-    viewModel?.apply(effect, fromWork: workID)
+  ///
+  /// - Returns: whether the state changed. Two pieces of work that apply the same effect cannot
+  ///   both see `true`, which lets exactly one of them emit the event that goes with it.
+  @MainActor @discardableResult
+  public func apply(_ effect: F.SideEffect) -> Bool {
+    viewModel?.apply(effect, fromWork: workID) ?? false
   }
 
   /// Sends `event` to every current listener of ``ViewModel/events``; ignored once this work has
   /// ended or the view model is gone.
+  @MainActor
   public func emit(_ event: F.Event) {
     viewModel?.emit(event, fromWork: workID)
   }
 
   /// The view model's current state (which other work may have changed since this operation
   /// started), or `nil` once the view model is gone.
+  @MainActor
   public var state: F.State? {
     viewModel?.state
   }
 
-  /// Whether this work may still change the state: not yet ended, and the view model is alive.
-  var isLive: Bool {
-    viewModel?.isLive(workID) ?? false
-  }
-
   /// Tells the view model that the operation has returned.
+  @MainActor
   func operationReturned() {
     viewModel?.operationReturned(fromWork: workID)
   }

@@ -1,59 +1,89 @@
 import DomainLayer
 import LayeredSupport
+public import Observation
 
-/// Runs a ``Feature``: actions in, states and one-shot events out.
+/// Runs a ``Feature`` on the main actor: actions in, states and one-shot events out.
+///
+/// A SwiftUI view reads ``state`` and re-renders when it changes (the class is `@Observable`);
+/// UIKit and AppKit code, and tests, consume ``states`` and ``events``.
 ///
 /// Guarantees:
-/// - ``send(_:)`` plans the action and applies its immediate effects synchronously, under one
-///   lock, in send order; then schedules its work by each operation's ``InFlightPolicy``, under
-///   the same lock, so a ``InFlightPolicy/dropWhileBusy(_:)`` lane never starts twice.
-/// - The state is published only when a side effect changes it. Each new state is reduced and
-///   numbered under one lock, so every observer sees the same states in the same order. They are
-///   handed over once that lock is released, so no lock is held while an observer's Task is
-///   resumed: that could deadlock against the observer being cancelled at the same moment.
-/// - Work that has been superseded or cancelled cannot change the state or emit events, whether
-///   or not its operation checks for cancellation.
+/// - ``send(_:)`` plans the action, applies its immediate effects and schedules its work by each
+///   operation's ``InFlightPolicy`` synchronously, on the main actor, in send order, so a
+///   ``InFlightPolicy/dropWhileBusy(_:)`` lane never starts twice.
+/// - The state is published only when it changes: the immediate effects of one action publish
+///   one state, and each effect applied by work publishes one.
+/// - Work runs off the main actor and reports back through its ``Effects``. Work that has been
+///   superseded or cancelled cannot change the state or emit events, whether or not its
+///   operation checks for cancellation.
 /// - No outcome of any work can stop later actions from working: a failure is a side effect like
 ///   any other, and each action starts work of its own.
 /// - Work holds the view model weakly. Releasing it, or calling ``cancel()``, cancels all work
 ///   (the cancellation reaches the operations' Tasks, and through them any request underneath)
-///   and finishes every ``states`` and ``events`` stream.
-public final class ViewModel<F: Feature>: Sendable {
-  private let feature: F
-  private let stateBroadcaster = EventBroadcaster<F.State>()
-  private let eventBroadcaster = EventBroadcaster<F.Event>()
-  private let ledger: Locked<Ledger>
+///   and ends every ``states`` and ``events`` sequence, each observer of ``states`` on the final
+///   state.
+@MainActor
+@Observable
+public final class ViewModel<F: Feature> {
+  /// The current state. Reading it from a SwiftUI view (or inside `withObservationTracking`)
+  /// tracks it: a change of the state, and only a change, notifies the view.
+  public var state: F.State {
+    access(keyPath: stateKeyPath)
+    return current
+  }
 
-  /// Creates a view model that runs `feature`, starting from `initialState`.
-  public init(_ feature: F, initialState: F.State) {
+  // `state` is tracked by hand through the helpers @Observable generates, with a key path made
+  // once: a key path literal into a generic class is instantiated anew at every use, which
+  // cost microseconds on every send.
+  @ObservationIgnored private var current: F.State
+  @ObservationIgnored private lazy var stateKeyPath: KeyPath<ViewModel<F>, F.State> = \.state
+
+  @ObservationIgnored private let feature: F
+  @ObservationIgnored private nonisolated let stateBroadcaster: ConflatedBroadcaster<F.State>
+  @ObservationIgnored private nonisolated let eventBroadcaster = EventBroadcaster<F.Event>()
+  /// The Tasks of running work, reachable from `deinit`, which may run on any thread.
+  @ObservationIgnored private nonisolated let runningTasks = Locked<[Int: Task<Void, Never>]>([:])
+  @ObservationIgnored private var ledger = Ledger()
+  // A field of the class, not of the generic `Ledger`: reading a field of a generic struct looks
+  // its layout up at run time, and `send` reads this every time.
+  @ObservationIgnored private var isShutDown = false
+  /// Sees every output in order; set by the test store of the test-support library.
+  @ObservationIgnored package var tap: ((ViewModelOutput<F>) -> Void)?
+
+  /// Creates a view model that runs `feature`, starting from `initialState`. Nonisolated, so a
+  /// composition root that is not on the main actor can make one; use it on the main actor.
+  public nonisolated init(_ feature: F, initialState: F.State) {
     self.feature = feature
-    ledger = Locked(Ledger(state: initialState))
+    current = initialState
+    stateBroadcaster = ConflatedBroadcaster(initialState)
   }
 
   deinit {
-    shutDown()
+    let tasks = runningTasks.withLock { tasks in
+      defer { tasks.removeAll() }
+      return tasks.values
+    }
+    for task in tasks { task.cancel() }
+    eventBroadcaster.finish()
+    // `deinit` may run on any thread; the broadcaster belongs to the main actor.
+    Task { @MainActor [stateBroadcaster] in stateBroadcaster.finish() }
   }
 
-  /// The current state.
-  public var state: F.State {
-    ledger.withLock { $0.state }
-  }
-
-  /// A new stream for one observer: the current state at once, then every change, in order.
+  /// The current state at once, then its changes, for one observer at its own pace: conflated,
+  /// so an observer that falls behind gets the latest state, never a stale one (see
+  /// ``StateStream``).
   ///
-  /// Any number of observers may listen at the same time. The stream finishes when the view model
-  /// is cancelled or released.
-  public var states: AsyncStream<F.State> {
-    // Under the lock that orders the states, so the stream starts exactly where the others are.
-    ledger.withLock { stateBroadcaster.stream(startingWith: $0.state) }
+  /// Any number of observers may listen at the same time. Each ends on the final state when the
+  /// view model is cancelled or released.
+  public nonisolated var states: StateStream<F.State> {
+    StateStream(stateBroadcaster)
   }
 
-  /// A new stream for one listener of the events emitted from now on; earlier events are never
-  /// replayed.
+  /// The events emitted from now on, for one listener; earlier events are never replayed.
   ///
-  /// Every listener gets every event emitted while it listens, in the same order. The stream
-  /// finishes when the view model is cancelled or released.
-  public var events: AsyncStream<F.Event> {
+  /// Every listener gets every event emitted while it listens, in order: events are never
+  /// conflated. The stream finishes when the view model is cancelled or released.
+  public nonisolated var events: AsyncStream<F.Event> {
     eventBroadcaster.stream()
   }
 
@@ -61,13 +91,7 @@ public final class ViewModel<F: Feature>: Sendable {
   ///
   /// Ignored once the view model has been cancelled.
   public func send(_ action: F.Action) {
-    let aftermath = ledger.withLock { ledger in
-      var aftermath = Aftermath()
-      _ = accept(action, in: &ledger, &aftermath)
-      return aftermath
-    }
-    aftermath.carryOut()
-    deliver()
+    accept(action)
   }
 
   /// Sends `action` like ``send(_:)``, then returns once all of its work has ended.
@@ -75,160 +99,184 @@ public final class ViewModel<F: Feature>: Sendable {
   /// Work ends when its operation returns, or at the moment it is dropped, superseded or
   /// cancelled (from then on nothing it does reaches the view model, even if its operation runs
   /// on for a while). So this returns at once for an action without work or whose work was
-  /// dropped, and waits for the turn and the completion of queued work. Cancelling the waiting
-  /// task stops the wait, not the work: the work belongs to the view model.
+  /// dropped, and waits for the turn and the completion of queued work. Watches
+  /// (``ActionPlan/watch(_:immediate:_:)``) are not waited for. Cancelling the waiting task stops
+  /// the wait, not the work: the work belongs to the view model.
   public func sendAndWait(_ action: F.Action) async {
-    let waiterID = ledger.withLock { $0.makeID() }
+    let pending = accept(action)
+    guard !pending.isEmpty else { return }
+    let waiterID = ledger.makeID()
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let aftermath = ledger.withLock { ledger in
-          var aftermath = Aftermath()
-          let work = accept(action, in: &ledger, &aftermath)
-          // Checked under the lock that `onCancel` takes, so a cancellation that came before the
-          // waiter was registered is seen here, and one that comes after finds the waiter.
-          if work.isEmpty || Task.isCancelled {
-            aftermath.waitersToResume.append(continuation)
-          } else {
-            ledger.waiters[waiterID] = Waiter(pending: work, continuation: continuation)
-          }
-          return aftermath
+        if Task.isCancelled {
+          continuation.resume()
+        } else {
+          ledger.waiters[waiterID] = Waiter(pending: pending, continuation: continuation)
         }
-        aftermath.carryOut()
-        deliver()
       }
     } onCancel: {
-      ledger.withLock { $0.waiters.removeValue(forKey: waiterID) }?.continuation.resume()
+      Task { @MainActor [weak self] in self?.releaseWaiter(waiterID) }
     }
   }
 
-  /// Cancels all work and finishes every ``states`` and ``events`` stream; later actions are
+  /// Cancels all work and ends every ``states`` and ``events`` sequence; later actions are
   /// ignored. The state keeps its last value. Calling it again does nothing more.
   public func cancel() {
-    shutDown()
+    guard !isShutDown else { return }
+    isShutDown = true
+    end(Set(ledger.entries.keys), cancelling: true)
+    for waiter in ledger.waiters.values { waiter.continuation.resume() }
+    ledger.waiters.removeAll()
+    stateBroadcaster.finish()
+    eventBroadcaster.finish()
+  }
+
+  /// Sends `action` like ``send(_:)``; returns the work ``sendAndWait(_:)`` would wait for.
+  package func sendTrackingWork(_ action: F.Action) -> Set<Int> {
+    accept(action)
+  }
+
+  /// Whether any of the work `ids` is live (running or queued).
+  package func isAnyLive(_ ids: Set<Int>) -> Bool {
+    ids.contains { ledger.entries[$0] != nil }
+  }
+
+  /// Whether any work that ``sendAndWait(_:)`` would wait for is live (running or queued).
+  package var hasAwaitedWork: Bool {
+    ledger.entries.values.contains { $0.isAwaited }
+  }
+
+  /// Whether any work at all is live, watches included.
+  package var hasLiveWork: Bool {
+    !ledger.entries.isEmpty
   }
 
   // MARK: - Called through Effects
 
-  /// Reduces and publishes `effect` if the work is still running.
-  func apply(_ effect: F.SideEffect, fromWork id: Int) {
-    ledger.withLock { ledger in
-      guard ledger.isRunning(id) else { return }
-      publish(effect, in: &ledger)
-    }
-    deliver()
+  /// Reduces and publishes `effect` if the work is still running; returns whether the state
+  /// changed.
+  func apply(_ effect: F.SideEffect, fromWork id: Int) -> Bool {
+    guard ledger.isRunning(id) else { return false }
+    var next = current
+    F.reduce(&next, effect)
+    return publish(next)
   }
 
   /// Sends `event` to every listener if the work is still running.
   func emit(_ event: F.Event, fromWork id: Int) {
-    ledger.withLock { ledger in
-      guard ledger.isRunning(id) else { return }
-      eventBroadcaster.enqueue(event)
-    }
-    deliver()
-  }
-
-  /// Whether the work is still running: neither ended nor superseded nor cancelled.
-  func isLive(_ id: Int) -> Bool {
-    ledger.withLock { $0.isRunning(id) }
+    guard ledger.isRunning(id) else { return }
+    eventBroadcaster.send(event)
+    tap?(.event(event))
   }
 
   /// Ends work whose operation has returned, which may give queued work its turn.
   func operationReturned(fromWork id: Int) {
-    let aftermath = ledger.withLock { ledger in
-      var aftermath = Aftermath()
-      end([id], cancelling: false, in: &ledger, &aftermath)
-      return aftermath
-    }
-    aftermath.carryOut()
+    end([id], cancelling: false)
   }
 
-  // MARK: - Under the lock
+  // MARK: - Scheduling
 
-  /// Plans `action`, applies its immediate effects and schedules its work; returns the work that
-  /// is still live afterwards, which a waiter waits for.
-  private func accept(_ action: F.Action, in ledger: inout Ledger, _ aftermath: inout Aftermath) -> Set<Int> {
-    guard !ledger.isShutDown else { return [] }
-    let plan = feature.plan(for: action, in: ledger.state)
-    for effect in plan.immediate { publish(effect, in: &ledger) }
-    let scheduled = plan.work.compactMap { schedule($0, in: &ledger, &aftermath) }
+  /// Plans `action`, applies its immediate effects and schedules its work; returns the awaited
+  /// work that is still live afterwards, which a waiter waits for.
+  @discardableResult
+  private func accept(_ action: F.Action) -> Set<Int> {
+    guard !isShutDown else { return [] }
+    let plan = feature.plan(for: action, in: current)
+    let immediate = plan.immediate
+    if !immediate.isEmpty {
+      var next = current
+      // By index: a `for in` over a generic array instantiates its iterator's metadata each time.
+      for index in 0..<immediate.count { F.reduce(&next, immediate[index]) }
+      publish(next)
+    }
+    guard !plan.work.isEmpty else { return [] }
+    var awaited: [Int] = []
+    for work in plan.work {
+      if let id = schedule(work), work.isAwaited { awaited.append(id) }
+    }
     // A later `latest` of the same plan may already have cancelled an earlier part of it.
-    return Set(scheduled.filter { ledger.entries[$0] != nil })
+    return Set(awaited.filter { ledger.entries[$0] != nil })
   }
 
   /// Starts, queues or drops `work` as its policy says; returns its id unless it was dropped.
-  private func schedule(
-    _ work: ActionPlan<F>.Work,
-    in ledger: inout Ledger,
-    _ aftermath: inout Aftermath
-  ) -> Int? {
+  private func schedule(_ work: ActionPlan<F>.Work) -> Int? {
     let live = ledger.liveWork(inLane: work.policy.lane)
     let id = ledger.makeID()
     switch work.policy.mode {
     case .merge:
-      start(id, work, in: &ledger)
+      start(id, work)
     case .latest:
-      end(live, cancelling: true, in: &ledger, &aftermath)
-      start(id, work, in: &ledger)
+      end(live, cancelling: true)
+      start(id, work)
     case .dropWhileBusy:
       guard live.isEmpty else { return nil }
-      start(id, work, in: &ledger)
+      start(id, work)
     case .queue where live.isEmpty:
-      start(id, work, in: &ledger)
+      start(id, work)
     case .queue:
-      ledger.entries[id] = Entry(lane: work.policy.lane, phase: .queued(after: live, work))
+      ledger.entries[id] = Entry(
+        lane: work.policy.lane, isAwaited: work.isAwaited, phase: .queued(after: live, work))
     }
     return id
   }
 
-  /// Starts `work`'s operation in a Task of its own, which holds the view model only weakly
-  /// (through its ``Effects``).
-  private func start(_ id: Int, _ work: ActionPlan<F>.Work, in ledger: inout Ledger) {
+  /// Starts `work`'s operation off the main actor, in a Task of its own, which holds the view
+  /// model only weakly (through its ``Effects``).
+  private func start(_ id: Int, _ work: ActionPlan<F>.Work) {
     let effects = Effects(viewModel: self, workID: id)
     let operation = work.operation
-    let task = Task {
+    ledger.entries[id] = Entry(lane: work.policy.lane, isAwaited: work.isAwaited, phase: .running)
+    let task = Task.detached {
       // Work superseded before its Task got going never starts.
-      if effects.isLive { await operation(effects) }
-      effects.operationReturned()
+      if !Task.isCancelled { await operation(effects) }
+      await effects.operationReturned()
     }
-    ledger.entries[id] = Entry(lane: work.policy.lane, phase: .running(task))
+    runningTasks.withLock { $0[id] = task }
   }
 
   /// Forgets the work `ids`, cancelling its Tasks if asked, releases the waiters that no longer
   /// wait for anything, and starts the queued work whose turn has come.
-  private func end(
-    _ ids: Set<Int>,
-    cancelling: Bool,
-    in ledger: inout Ledger,
-    _ aftermath: inout Aftermath
-  ) {
-    let ready = ledger.end(ids, cancelling: cancelling, &aftermath)
-    for (id, work) in ready { start(id, work, in: &ledger) }
+  private func end(_ ids: Set<Int>, cancelling: Bool) {
+    guard !ids.isEmpty else { return }
+    let ended = ids.filter { ledger.entries.removeValue(forKey: $0) != nil }
+    let tasks = runningTasks.withLock { tasks in ended.compactMap { tasks.removeValue(forKey: $0) } }
+    if cancelling { for task in tasks { task.cancel() } }
+    for (waiterID, var waiter) in ledger.waiters {
+      waiter.pending.subtract(ended)
+      if waiter.pending.isEmpty {
+        ledger.waiters.removeValue(forKey: waiterID)
+        waiter.continuation.resume()
+      } else {
+        ledger.waiters[waiterID] = waiter
+      }
+    }
+    var ready: [(Int, ActionPlan<F>.Work)] = []
+    for (id, entry) in ledger.entries {
+      guard case .queued(var after, let work) = entry.phase, !after.isDisjoint(with: ended) else { continue }
+      after.subtract(ended)
+      if after.isEmpty {
+        ready.append((id, work))
+      } else {
+        ledger.entries[id]?.phase = .queued(after: after, work)
+      }
+    }
+    for (id, work) in ready.sorted(by: { $0.0 < $1.0 }) { start(id, work) }
+    for _ in ended { tap?(.workEnded) }
   }
 
-  /// Folds `effect` into the state and queues the result for observers if it changed; the
-  /// caller delivers it with ``deliver()`` once the lock is released.
-  private func publish(_ effect: F.SideEffect, in ledger: inout Ledger) {
-    var next = ledger.state
-    F.reduce(&next, effect)
-    guard next != ledger.state else { return }
-    ledger.state = next
-    stateBroadcaster.enqueue(next)
+  private func releaseWaiter(_ id: Int) {
+    ledger.waiters.removeValue(forKey: id)?.continuation.resume()
   }
 
-  // MARK: - Outside the lock
-
-  /// Hands queued states and events to their observers, in order. Must not be called under the
-  /// lock: see `EventBroadcaster` for why.
-  private func deliver() {
-    stateBroadcaster.deliverQueued()
-    eventBroadcaster.deliverQueued()
-  }
-
-  private func shutDown() {
-    let aftermath = ledger.withLock { $0.shutDown() }
-    aftermath.carryOut()
-    stateBroadcaster.finish()
-    eventBroadcaster.finish()
+  /// Makes `next` the state if it differs, for Observation and every observer of ``states``;
+  /// returns whether it did.
+  @discardableResult
+  private func publish(_ next: F.State) -> Bool {
+    guard next != current else { return false }
+    withMutation(keyPath: stateKeyPath) { current = next }
+    stateBroadcaster.publish(next)
+    tap?(.state(next))
+    return true
   }
 }
 
@@ -236,12 +284,13 @@ extension ViewModel {
   /// One live work: running, or waiting in a queue for its turn.
   private struct Entry {
     enum Phase {
-      case running(Task<Void, Never>)
+      case running
       /// Starts once every work in `after` has ended.
       case queued(after: Set<Int>, ActionPlan<F>.Work)
     }
 
-    let lane: String
+    let lane: F.Lane
+    let isAwaited: Bool
     var phase: Phase
   }
 
@@ -251,35 +300,11 @@ extension ViewModel {
     let continuation: CheckedContinuation<Void, Never>
   }
 
-  /// What to do once the lock is released.
-  ///
-  /// Cancelling a Task runs its cancellation handlers synchronously, and those may call back into
-  /// the view model (an operation's `onCancel`, a nested `sendAndWait`): under the lock, which is
-  /// not reentrant, that would deadlock. Resuming a continuation takes a runtime lock of the
-  /// resumed Task that its cancellation holds while running handlers, one of which
-  /// (`sendAndWait`'s) takes this lock: resuming under it could deadlock too.
-  private struct Aftermath {
-    var tasksToCancel: [Task<Void, Never>] = []
-    var waitersToResume: [CheckedContinuation<Void, Never>] = []
-
-    func carryOut() {
-      for task in tasksToCancel { task.cancel() }
-      for waiter in waitersToResume { waiter.resume() }
-    }
-  }
-
-  /// The bookkeeping of live work, only touched under the view model's lock.
+  /// The bookkeeping of live work. The main actor is its only lock.
   private struct Ledger {
-    /// The current state; changed only by `publish(_:in:)`.
-    var state: F.State
-    var isShutDown = false
     var entries: [Int: Entry] = [:]
     var waiters: [Int: Waiter] = [:]
     private var nextID = 0
-
-    init(state: F.State) {
-      self.state = state
-    }
 
     mutating func makeID() -> Int {
       defer { nextID += 1 }
@@ -291,54 +316,8 @@ extension ViewModel {
       return true
     }
 
-    func liveWork(inLane lane: String) -> Set<Int> {
+    func liveWork(inLane lane: F.Lane) -> Set<Int> {
       Set(entries.filter { $0.value.lane == lane }.keys)
-    }
-
-    /// Forgets `ids`; returns the queued work that no longer waits for anything, in send order.
-    mutating func end(
-      _ ids: Set<Int>,
-      cancelling: Bool,
-      _ aftermath: inout Aftermath
-    ) -> [(Int, ActionPlan<F>.Work)] {
-      guard !ids.isEmpty else { return [] }
-      for id in ids {
-        guard let entry = entries.removeValue(forKey: id) else { continue }
-        if cancelling, case .running(let task) = entry.phase { aftermath.tasksToCancel.append(task) }
-      }
-      for (id, var waiter) in waiters {
-        waiter.pending.subtract(ids)
-        if waiter.pending.isEmpty {
-          waiters.removeValue(forKey: id)
-          aftermath.waitersToResume.append(waiter.continuation)
-        } else {
-          waiters[id] = waiter
-        }
-      }
-      var ready: [(Int, ActionPlan<F>.Work)] = []
-      for (id, entry) in entries {
-        guard case .queued(var after, let work) = entry.phase, !after.isDisjoint(with: ids) else { continue }
-        after.subtract(ids)
-        if after.isEmpty {
-          ready.append((id, work))
-        } else {
-          entries[id]?.phase = .queued(after: after, work)
-        }
-      }
-      return ready.sorted { $0.0 < $1.0 }
-    }
-
-    /// Forgets all work and all waiters, and refuses any more.
-    mutating func shutDown() -> Aftermath {
-      isShutDown = true
-      var aftermath = Aftermath()
-      for entry in entries.values {
-        if case .running(let task) = entry.phase { aftermath.tasksToCancel.append(task) }
-      }
-      aftermath.waitersToResume = waiters.values.map(\.continuation)
-      entries.removeAll()
-      waiters.removeAll()
-      return aftermath
     }
   }
 }

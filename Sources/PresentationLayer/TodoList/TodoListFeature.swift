@@ -3,11 +3,14 @@ public import DomainLayer
 /// The todo-list screen.
 ///
 /// - Appearing or refreshing (latest wins) shows the cached list at once, then the fresh one.
+///   Appearing also watches the session for as long as the screen lives.
 /// - A failed load shows ``TodoListState/Phase/loadFailed(message:)`` and keeps the list shown.
-/// - Toggling is optimistic: the row flips at once and flips back, with a message, if the server
-///   refuses. Toggles of one todo are queued, so they reach the server in the order tapped.
+/// - Toggling is optimistic: the row flips at once. Toggles of one todo are queued, so they reach
+///   the server in the order tapped; each refused toggle undoes only its own flip, so however
+///   many fail, the row ends as the server has it.
 /// - Creating keeps the typed title when it fails, so nothing is lost.
-/// - When the session ends, ``Event/sessionEnded`` sends the user to sign in.
+/// - When the session ends, ``Event/sessionEnded`` sends the user to sign in, once, however many
+///   pieces of work learn of it.
 public struct TodoListFeature: Feature {
   public enum Action: Sendable, Hashable {
     case appeared
@@ -23,11 +26,12 @@ public struct TodoListFeature: Feature {
     case loadFailed(message: String)
     case toggleStarted(id: Int)
     case toggleConfirmed(Todo)
-    case toggleFailed(id: Int, isCompleted: Bool, message: String)
+    case toggleFailed(id: Int, message: String)
     case newTitleChanged(String)
     case createStarted
     case created(Todo)
     case createFailed(message: String)
+    case sessionEnded
   }
 
   public typealias State = TodoListState
@@ -36,6 +40,17 @@ public struct TodoListFeature: Feature {
     /// The session ended: show the sign-in screen.
     case sessionEnded
   }
+
+  /// The groups of this screen's work.
+  public enum Lane: Sendable, Hashable {
+    case load
+    case session
+    /// Toggles of one todo, which are queued behind each other.
+    case toggle(id: Int)
+    case create
+  }
+
+  private static let sessionEnd = SessionEnd<Self>(recordedBy: .sessionEnded, announcedBy: .sessionEnded)
 
   private let observeTodos: any ObserveTodosUseCase
   private let toggleTodo: any ToggleTodoUseCase
@@ -64,62 +79,47 @@ public struct TodoListFeature: Feature {
     case .toggle(let id):
       guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
       let toggleTodo = self.toggleTodo
-      return .run(.queue("toggle-\(id)"), immediate: [.toggleStarted(id: id)]) { effects in
-        for await outcome in toggleTodo(todo) {
-          switch outcome {
-          case .success(let stored):
-            effects.apply(.toggleConfirmed(stored))
-          case .failure(.cancelled):
-            break
-          case .failure(let error):
-            effects.apply(.toggleFailed(id: id, isCompleted: todo.isCompleted, message: error.message))
-            if error == .sessionExpired { effects.emit(.sessionEnded) }
-          }
-        }
+      return .run(.queue(.toggle(id: id)), immediate: [.toggleStarted(id: id)]) { effects in
+        await effects.follow(
+          toggleTodo(todo),
+          onValue: { .apply(.toggleConfirmed($0)) },
+          onFailure: { .apply(.toggleFailed(id: id, message: $0.message)) },
+          sessionEnd: Self.sessionEnd
+        )
       }
     case .newTitleChanged(let title):
       return .immediate(.newTitleChanged(title))
     case .createTapped:
       guard !state.isCreating else { return .none }
       let (createTodo, title) = (self.createTodo, state.newTitle)
-      return .run(.dropWhileBusy("create"), immediate: [.createStarted]) { effects in
-        for await outcome in createTodo(title: title) {
-          switch outcome {
-          case .success(let todo):
-            effects.apply(.created(todo))
-          case .failure(.cancelled):
-            break
-          case .failure(let error):
-            effects.apply(.createFailed(message: error.message))
-            if error == .sessionExpired { effects.emit(.sessionEnded) }
-          }
-        }
+      return .run(.dropWhileBusy(.create), immediate: [.createStarted]) { effects in
+        await effects.follow(
+          createTodo(title: title),
+          onValue: { .apply(.created($0)) },
+          onFailure: { .apply(.createFailed(message: $0.message)) },
+          sessionEnd: Self.sessionEnd
+        )
       }
     }
   }
 
   private func load() -> ActionPlan<Self> {
     let observeTodos = self.observeTodos
-    return .run(.latest("load"), immediate: [.loadStarted]) { effects in
-      for await outcome in observeTodos() {
-        switch outcome {
-        case .success(let snapshot):
-          effects.apply(.listReceived(snapshot.value, isFresh: snapshot.source == .server))
-        case .failure(.cancelled):
-          break
-        case .failure(let error):
-          effects.apply(.loadFailed(message: error.message))
-          if error == .sessionExpired { effects.emit(.sessionEnded) }
-        }
-      }
+    return .run(.latest(.load), immediate: [.loadStarted]) { effects in
+      await effects.follow(
+        observeTodos(),
+        onValue: { .apply(.listReceived($0.value, isFresh: $0.source == .server)) },
+        onFailure: { .apply(.loadFailed(message: $0.message)) },
+        sessionEnd: Self.sessionEnd
+      )
     }
   }
 
   private func watchSession() -> ActionPlan<Self> {
     let observeSession = self.observeSession
-    return .run(.latest("session")) { effects in
+    return .watch(.latest(.session)) { effects in
       for await session in observeSession() where session == .expired {
-        effects.emit(.sessionEnded)
+        await effects.endSession(Self.sessionEnd)
       }
     }
   }
@@ -129,17 +129,20 @@ public struct TodoListFeature: Feature {
     case .loadStarted:
       state.phase = .loading
     case .listReceived(let todos, let isFresh):
-      state.todos = todos
+      state.todos = todos.map { state.showingTogglesInFlight(on: $0) }
       if isFresh { state.phase = .loaded }
     case .loadFailed(let message):
       state.phase = .loadFailed(message: message)
     case .toggleStarted(let id):
-      state.setCompleted(nil, forTodoWithID: id)
+      state.togglesInFlight[id, default: 0] += 1
+      state.flip(todoWithID: id)
       state.message = nil
     case .toggleConfirmed(let todo):
-      state.todos = state.todos.map { $0.id == todo.id ? todo : $0 }
-    case .toggleFailed(let id, let isCompleted, let message):
-      state.setCompleted(isCompleted, forTodoWithID: id)
+      state.toggleAnswered(id: todo.id)
+      state.todos = state.todos.map { $0.id == todo.id ? state.showingTogglesInFlight(on: todo) : $0 }
+    case .toggleFailed(let id, let message):
+      state.toggleAnswered(id: id)
+      state.flip(todoWithID: id)
       state.message = message
     case .newTitleChanged(let title):
       state.newTitle = title
@@ -153,15 +156,29 @@ public struct TodoListFeature: Feature {
     case .createFailed(let message):
       state.isCreating = false
       state.message = message
+    case .sessionEnded:
+      state.hasSessionEnded = true
     }
   }
 }
 
 extension TodoListState {
-  /// Sets a todo's completion, or flips it when `isCompleted` is `nil`.
-  fileprivate mutating func setCompleted(_ isCompleted: Bool?, forTodoWithID id: Int) {
+  /// Flips a todo's completion: the optimistic change of a toggle, or the undoing of one.
+  fileprivate mutating func flip(todoWithID id: Int) {
     guard let index = todos.firstIndex(where: { $0.id == id }) else { return }
-    todos[index].isCompleted = isCompleted ?? !todos[index].isCompleted
+    todos[index].isCompleted.toggle()
+  }
+
+  fileprivate mutating func toggleAnswered(id: Int) {
+    let remaining = (togglesInFlight[id] ?? 1) - 1
+    togglesInFlight[id] = remaining > 0 ? remaining : nil
+  }
+
+  /// `todo` as the server has it, with the flips of the toggles still in flight shown on top.
+  fileprivate func showingTogglesInFlight(on todo: Todo) -> Todo {
+    var shown = todo
+    if (togglesInFlight[todo.id] ?? 0) % 2 == 1 { shown.isCompleted.toggle() }
+    return shown
   }
 }
 
@@ -170,7 +187,7 @@ public typealias TodoListViewModel = ViewModel<TodoListFeature>
 
 extension ViewModel where F == TodoListFeature {
   /// Creates the view model with an empty, idle screen.
-  public convenience init(
+  public nonisolated convenience init(
     observeTodos: any ObserveTodosUseCase,
     toggleTodo: any ToggleTodoUseCase,
     createTodo: any CreateTodoUseCase,

@@ -22,6 +22,12 @@ public struct TodoListState: Sendable, Hashable {
   public var isCreating = false
   /// A message about the last failed change, in words for the user.
   public var message: String?
+  /// How many toggles of each todo (by id) the server has not answered yet. Each one flipped its
+  /// row when tapped, and each refused one flips it back, so the row always shows what the
+  /// server has, flipped once per unanswered toggle.
+  public var togglesInFlight: [Int: Int] = [:]
+  /// Whether this screen has learnt that the session ended.
+  public var hasSessionEnded = false
 
   /// Creates the empty screen.
   public init() {}
@@ -41,6 +47,9 @@ extension TodoListState: CustomStringConvertible {
     if !newTitle.isEmpty { parts.append("typing \"\(newTitle)\"") }
     if isCreating { parts.append("creating") }
     if let message { parts.append("message \"\(message)\"") }
+    let toggling = togglesInFlight.values.reduce(0, +)
+    if toggling > 0 { parts.append("\(toggling) toggles in flight") }
+    if hasSessionEnded { parts.append("session ended") }
     return "TodoList(" + parts.joined(separator: ", ") + ")"
   }
 }

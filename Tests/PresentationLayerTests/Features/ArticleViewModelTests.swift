@@ -4,20 +4,25 @@ import PresentationLayer
 import Testing
 
 @Suite("ArticleViewModel", .timeLimit(.minutes(1)))
+@MainActor
 struct ArticleViewModelTests {
   @Test(
     "seed scenario 2: a failed load shows the placeholder and emits an error event; the next appearance loads the article"
   )
   func seedScenario2() async throws {
     let article = try #require(Fixtures.article)
-    let viewModel = ArticleViewModel(
-      loadArticle: FakeLoadArticle(script: Script([.failure(.timeout), .success(article)])))
-    let events = StreamRecorder(viewModel.events)
-    await viewModel.sendAndWait(.appeared)
-    #expect(viewModel.state.article.isPlaceholder)
-    #expect(await events.waitForCount(1) == [.loadFailed(message: DomainError.timeout.message)])
-    await viewModel.sendAndWait(.appeared)
-    #expect(viewModel.state.article == article)
-    #expect(events.values.count == 1, "a success emits no event")
+    let script = Script<Article>([.failure(.timeout), .success(article)])
+    let store = TestStore(ArticleFeature(loadArticle: FakeLoadArticle(script: script)), initialState: .init())
+    store.send(.appeared) { $0.isLoading = true }
+    await store.receive { $0.isLoading = false }
+    await store.receive(event: .loadFailed(message: DomainError.timeout.message))
+    #expect(store.state.article.isPlaceholder)
+    store.send(.appeared) { $0.isLoading = true }
+    // A success emits no event: the store would fail on one.
+    await store.receive {
+      $0.isLoading = false
+      $0.article = article
+    }
+    await store.finish()
   }
 }

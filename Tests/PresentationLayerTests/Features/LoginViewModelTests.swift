@@ -1,80 +1,119 @@
 import DomainLayer
+import Foundation
 import LayeredTestSupport
 import PresentationLayer
 import Testing
 
 @Suite("LoginViewModel", .timeLimit(.minutes(1)))
+@MainActor
 struct LoginViewModelTests {
-  private func typed(_ viewModel: LoginViewModel, _ username: String = "demo", _ password: String = "pw") {
-    viewModel.send(.usernameChanged(username))
-    viewModel.send(.passwordChanged(password))
+  private func store(_ outcomes: [Outcome<User>?]) -> (TestStore<LoginFeature>, Script<User>) {
+    let script = Script(outcomes)
+    return (
+      TestStore(LoginFeature(logIn: FakeLogIn(script: script)), initialState: LoginFeature.State()), script
+    )
+  }
+
+  private func type(_ store: TestStore<LoginFeature>, _ username: String = "demo", _ password: String = "pw")
+  {
+    store.send(.usernameChanged(username)) { $0.username = username }
+    store.send(.passwordChanged(password)) { $0.password = password }
   }
 
   @Test("the button is enabled only when both fields hold something")
-  func buttonEnabled() {
-    let viewModel = LoginViewModel(logIn: FakeLogIn(script: Script([])))
-    #expect(!viewModel.state.isLoginEnabled)
-    viewModel.send(.usernameChanged("demo"))
-    #expect(!viewModel.state.isLoginEnabled)
-    viewModel.send(.passwordChanged("pw"))
-    #expect(viewModel.state.isLoginEnabled)
-    viewModel.send(.usernameChanged("   "))
-    #expect(!viewModel.state.isLoginEnabled)
+  func buttonEnabled() async {
+    let (store, _) = store([])
+    #expect(!store.state.isLoginEnabled)
+    store.send(.usernameChanged("demo")) { $0.username = "demo" }
+    #expect(!store.state.isLoginEnabled)
+    store.send(.passwordChanged("pw")) { $0.password = "pw" }
+    #expect(store.state.isLoginEnabled)
+    store.send(.usernameChanged("   ")) { $0.username = "   " }
+    #expect(!store.state.isLoginEnabled)
+    store.send(.logInTapped)
+    await store.finish()
   }
 
   @Test("tapping while a login is in flight does nothing: one tap, one login")
   func dropWhileBusy() async {
-    let script = Script<User>([nil])
-    let viewModel = LoginViewModel(logIn: FakeLogIn(script: script))
-    typed(viewModel)
-    viewModel.send(.logInTapped)
+    let (store, script) = store([nil])
+    type(store)
+    store.send(.logInTapped) { $0.isLoggingIn = true }
     await script.waitForWaiting(1)
-    for _ in 0..<5 { viewModel.send(.logInTapped) }
-    #expect(!viewModel.state.isLoginEnabled, "the button is disabled while logging in")
+    for _ in 0..<5 { store.send(.logInTapped) }
+    #expect(!store.state.isLoginEnabled, "the button is disabled while logging in")
     script.release(.success(Fixtures.user))
-    await viewModel.sendAndWait(.logInTapped)  // a no-op now the password is cleared
+    await store.receive {
+      $0.isLoggingIn = false
+      $0.password = ""
+    }
+    await store.receive(event: .loggedIn(Fixtures.user))
+    await store.finish()
     #expect(script.calls == 1)
   }
 
   @Test("a failed login shows a readable message and keeps what the user typed")
   func failureKeepsInput() async {
-    let viewModel = LoginViewModel(logIn: FakeLogIn(script: Script([.failure(.invalidCredentials)])))
-    typed(viewModel, "demo", "wrong")
-    await viewModel.sendAndWait(.logInTapped)
-    #expect(viewModel.state.username == "demo")
-    #expect(viewModel.state.password == "wrong")
-    #expect(viewModel.state.errorMessage == DomainError.invalidCredentials.message)
-    #expect(viewModel.state.isLoginEnabled)
+    let (store, _) = store([.failure(.invalidCredentials)])
+    type(store, "demo", "wrong")
+    store.send(.logInTapped) { $0.isLoggingIn = true }
+    await store.receive {
+      $0.isLoggingIn = false
+      $0.errorMessage = DomainError.invalidCredentials.message
+    }
+    #expect(store.state.isLoginEnabled)
+    await store.finish()
   }
 
   @Test("seed scenario 1: wrong password, then offline, then a 500; the next tap still logs in")
   func seedScenario1() async {
-    let failures: [Outcome<User>?] = [
-      .failure(.invalidCredentials), .failure(.offline), .failure(.server(status: 500)),
-    ]
-    let viewModel = LoginViewModel(logIn: FakeLogIn(script: Script(failures + [.success(Fixtures.user)])))
-    let events = StreamRecorder(viewModel.events)
-    typed(viewModel)
-    var messages: [String?] = []
-    for _ in 0..<3 {
-      await viewModel.sendAndWait(.logInTapped)
-      messages.append(viewModel.state.errorMessage)
+    let failures: [DomainError] = [.invalidCredentials, .offline, .server(status: 500)]
+    let (store, _) = store(failures.map { .failure($0) } + [.success(Fixtures.user)])
+    type(store)
+    for failure in failures {
+      let login = store.send(.logInTapped) {
+        $0.isLoggingIn = true
+        $0.errorMessage = nil
+      }
+      await store.receive {
+        $0.isLoggingIn = false
+        $0.errorMessage = failure.message
+      }
+      // The login lane drops taps until the failed login's work has returned.
+      await login.finish()
     }
-    await viewModel.sendAndWait(.logInTapped)
-    #expect(
-      messages == [
-        DomainError.invalidCredentials.message, DomainError.offline.message,
-        DomainError.server(status: 500).message,
-      ])
-    #expect(await events.waitForCount(1) == [.loggedIn(Fixtures.user)])
-    #expect(viewModel.state.errorMessage == nil)
+    store.send(.logInTapped) {
+      $0.isLoggingIn = true
+      $0.errorMessage = nil
+    }
+    await store.receive {
+      $0.isLoggingIn = false
+      $0.password = ""
+    }
+    await store.receive(event: .loggedIn(Fixtures.user))
+    await store.finish()
   }
 
   @Test("the state's description never shows the password")
   func descriptionHidesPassword() {
-    let viewModel = LoginViewModel(logIn: FakeLogIn(script: Script([])))
-    typed(viewModel, "demo", "hunter2")
-    #expect(!"\(viewModel.state)".contains("hunter2"))
+    var state = LoginFeature.State()
+    LoginFeature.reduce(&state, .passwordChanged("hunter2"))
+    #expect(!"\(state)".contains("hunter2"))
     #expect(!"\(LoginFeature.Action.passwordChanged("hunter2"))".contains("hunter2"))
+    #expect(!"\(LoginFeature.SideEffect.passwordChanged("hunter2"))".contains("hunter2"))
+  }
+
+  @Test("dump and Mirror of the state never show the password")
+  func reflectionHidesPassword() {
+    var state = LoginFeature.State()
+    state.username = "demo"
+    state.password = "hunter2"
+    var dumped = ""
+    dump(state, to: &dumped)
+    #expect(!dumped.contains("hunter2"))
+    #expect(dumped.contains("demo"), "the rest of the state is still shown")
+    let children = Mirror(reflecting: state).children.map { "\($0.label ?? ""): \($0.value)" }
+    #expect(!children.contains { $0.contains("hunter2") })
+    #expect(children.contains("password: 7 characters"))
   }
 }

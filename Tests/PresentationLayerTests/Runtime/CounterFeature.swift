@@ -24,6 +24,11 @@ struct CounterFeature: Feature {
     case said(String)
   }
 
+  enum Lane: Sendable, Hashable {
+    case bump
+    case announce
+  }
+
   func plan(for action: Action, in state: State) -> ActionPlan<Self> {
     switch action {
     case .increment:
@@ -31,9 +36,9 @@ struct CounterFeature: Feature {
     case .set(let count):
       .immediate(.set(count))
     case .bump:
-      .run(.merge("bump")) { $0.apply(.incremented) }
+      .run(.merge(.bump)) { await $0.apply(.incremented) }
     case .announce(let text):
-      .run(.merge("announce")) { $0.emit(.said(text)) }
+      .run(.merge(.announce)) { await $0.emit(.said(text)) }
     }
   }
 
@@ -47,7 +52,7 @@ struct CounterFeature: Feature {
 
 extension ViewModel where F == CounterFeature {
   /// A counter at zero.
-  convenience init() {
+  nonisolated convenience init() {
     self.init(CounterFeature(), initialState: CounterFeature.State())
   }
 }

@@ -3,6 +3,7 @@ import PresentationLayer
 import Testing
 
 @Suite("ViewModel runtime: events", .timeLimit(.minutes(1)))
+@MainActor
 struct RuntimeEventTests {
   @Test("every listener gets the events emitted while it listens, and a late one gets no replay")
   func noReplay() async {

@@ -3,6 +3,7 @@ import PresentationLayer
 import Testing
 
 @Suite("ViewModel runtime: cancellation and lifetime", .timeLimit(.minutes(1)))
+@MainActor
 struct RuntimeLifetimeTests {
   @Test(
     "releasing the view model deinitialises it despite suspended work, cancels the work, ends the streams"
@@ -11,8 +12,8 @@ struct RuntimeLifetimeTests {
     let backend = ScriptedBackend()
     var viewModel: ViewModel<SearchFeature>? = ViewModel(backend: backend)
     weak let weakViewModel = viewModel
-    let states = StreamRecorder(viewModel?.states ?? AsyncStream { $0.finish() })
-    let events = StreamRecorder(viewModel?.events ?? AsyncStream { $0.finish() })
+    let states = viewModel.map { StreamRecorder($0.states) }
+    let events = viewModel.map { StreamRecorder($0.events) }
     // Waits on a continuation that only cancellation resumes.
     viewModel?.send(.probe("forever"))
     await backend.waitFor(.started("forever"))
@@ -20,8 +21,8 @@ struct RuntimeLifetimeTests {
     #expect(weakViewModel == nil, "in-flight work must not keep the view model alive")
     await backend.waitFor(.cancelled("forever"))
     await backend.waitFor(.observed("forever", query: nil))
-    #expect(await states.waitUntil { _ in false } == [SearchFeature.State()])
-    #expect(await events.waitUntil { _ in false }.isEmpty)
+    #expect(await states?.waitUntil { _ in false } == [SearchFeature.State()])
+    #expect(await events?.waitUntil { _ in false }.isEmpty == true)
   }
 
   @Test("releasing the view model cancels running work, and queued work never starts")
@@ -54,7 +55,8 @@ struct RuntimeLifetimeTests {
     await backend.waitFor(.cancelled("save 1"))
     var saving = SearchFeature.State()
     saving.pendingSaves = ["1"]
-    #expect(await states.waitUntil { _ in false } == [SearchFeature.State(), saving])
+    // Conflated: the observer may have missed the first state, never the final one.
+    #expect(await states.waitUntil { _ in false }.last == saving)
     #expect(await events.waitUntil { _ in false }.isEmpty)
 
     viewModel.send(.typed("ignored"))
@@ -76,7 +78,7 @@ struct RuntimeLifetimeTests {
       let states = viewModel.states
       let events = viewModel.events
       let observers = [Task { for await _ in states {} }, Task { for await _ in events {} }]
-      let publisher = Task.detached {
+      let publisher = Task { @MainActor in
         for index in 0..<100 {
           viewModel.send(.increment)
           if index.isMultiple(of: 10) { viewModel.send(.announce("\(index)")) }

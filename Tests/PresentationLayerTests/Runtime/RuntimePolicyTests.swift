@@ -3,6 +3,7 @@ import PresentationLayer
 import Testing
 
 @Suite("ViewModel runtime: in-flight policies", .timeLimit(.minutes(1)))
+@MainActor
 struct RuntimePolicyTests {
   @Test("merge runs new work alongside the work in flight")
   func mergeRunsBoth() async {
@@ -23,30 +24,23 @@ struct RuntimePolicyTests {
   @Test("latest cancels the lane's work in flight, whose late result and events never show")
   func latestCancelsPrevious() async {
     let backend = ScriptedBackend()
-    let viewModel = ViewModel(backend: backend)
-    let states = StreamRecorder(viewModel.states)
-    let events = StreamRecorder(viewModel.events)
-    viewModel.send(.typed("a"))
+    let store = TestStore(SearchFeature(backend: backend), initialState: SearchFeature.State())
+    store.send(.typed("a")) { $0.query = "a" }
+    await store.receive { $0.isSearching = true }
     await backend.waitFor(.started("search a"))
-    viewModel.send(.typed("ab"))
+    // The new search's `searchStarted` changes nothing, so it publishes nothing.
+    store.send(.typed("ab")) { $0.query = "ab" }
     await backend.waitFor(.cancelled("search a"))
     await backend.waitFor(.returned("search a"))
     backend.answer("search ab", with: .success(["abc"]))
-    await backend.waitFor(.returned("search ab"))
-
-    var typedA = SearchFeature.State()
-    typedA.query = "a"
-    var searchingA = typedA
-    searchingA.isSearching = true
-    var searchingAB = searchingA
-    searchingAB.query = "ab"
-    var found = searchingAB
-    found.isSearching = false
-    found.results = ["abc"]
-    // The cancelled search's `searchFinished(.failure(.cancelled))` never arrived, and the new
-    // search's `searchStarted` changed nothing, so it published nothing.
-    #expect(await states.waitForCount(5) == [SearchFeature.State(), typedA, searchingA, searchingAB, found])
-    #expect(await events.waitForCount(1) == [.searched("ab")])
+    // The cancelled search's `searchFinished(.failure(.cancelled))` and its event never arrive:
+    // the store would fail on either.
+    await store.receive {
+      $0.isSearching = false
+      $0.results = ["abc"]
+    }
+    await store.receive(event: .searched("ab"))
+    await store.finish()
   }
 
   @Test("latest ignores superseded work that never checks for cancellation")
@@ -103,7 +97,7 @@ struct RuntimePolicyTests {
     let backend = ScriptedBackend()
     let viewModel = ViewModel(backend: backend)
     await withTaskGroup(of: Void.self) { group in
-      for _ in 0..<100 { group.addTask { viewModel.send(.logIn) } }
+      for _ in 0..<100 { group.addTask { await viewModel.send(.logIn) } }
     }
     #expect(viewModel.state.logInTaps == 100)
     await backend.waitFor(.started("login"))

@@ -3,6 +3,7 @@ import PresentationLayer
 import Testing
 
 @Suite("ViewModel runtime: sendAndWait", .timeLimit(.minutes(1)))
+@MainActor
 struct RuntimeSendAndWaitTests {
   @Test("returns after the immediate effects of an action without work, and after the work of one with")
   func waitsForTheWork() async {

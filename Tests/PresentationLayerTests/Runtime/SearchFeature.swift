@@ -3,12 +3,12 @@ import PresentationLayer
 /// A toy search screen with a sign-in button and a list of saved searches: one lane per
 /// in-flight policy, on top of a ``ScriptedBackend``.
 ///
-/// - typing searches, latest wins (lane "search");
-/// - signing in drops taps while a login is in flight (lane "login");
-/// - saves are queued, and `discardSaves` cancels them (lane "save");
-/// - prefetches run side by side (lane "prefetch");
-/// - `load` runs under any policy the test picks (lane "load");
-/// - `probe` waits for its answer, then reports the state it reads (lane "probe").
+/// - typing searches, latest wins (lane `search`);
+/// - signing in drops taps while a login is in flight (lane `login`);
+/// - saves are queued, and `discardSaves` cancels them (lane `save`);
+/// - prefetches run side by side (lane `prefetch`);
+/// - `load` runs under any policy the test picks (lane `load`);
+/// - `probe` waits for its answer, then reports the state it reads (lane `probe`).
 struct SearchFeature: Feature {
   indirect enum Action: Sendable {
     case typed(String)
@@ -16,7 +16,7 @@ struct SearchFeature: Feature {
     case save(String)
     case discardSaves
     case prefetch(String)
-    case load(String, InFlightPolicy)
+    case load(String, InFlightPolicy<Lane>)
     case probe(String)
     /// Both actions' plans as one.
     case both(Action, Action)
@@ -60,6 +60,15 @@ struct SearchFeature: Feature {
     case searched(String)
   }
 
+  enum Lane: Sendable, Hashable {
+    case search
+    case login
+    case save
+    case prefetch
+    case load
+    case probe
+  }
+
   let backend: ScriptedBackend
   /// Makes searches wait for their answer even once cancelled, like work that never checks.
   var searchesIgnoreCancellation = false
@@ -69,39 +78,45 @@ struct SearchFeature: Feature {
     switch action {
     case .typed(let query):
       let honouring = !searchesIgnoreCancellation
-      return .run(.latest("search"), immediate: [.queryChanged(query)]) { effects in
-        effects.apply(.searchStarted)
+      return .run(.latest(.search), immediate: [.queryChanged(query)]) { effects in
+        await effects.apply(.searchStarted)
         let answer = await backend.respond(to: "search \(query)", honouringCancellation: honouring)
-        effects.apply(.searchFinished(answer))
-        effects.emit(.searched(query))
+        await effects.apply(.searchFinished(answer))
+        await effects.emit(.searched(query))
         backend.note(.returned("search \(query)"))
       }
     case .logIn:
-      return .run(.dropWhileBusy("login"), immediate: [.logInTapped]) { effects in
-        effects.apply(.logInFinished(await backend.respond(to: "login")))
+      return .run(.dropWhileBusy(.login), immediate: [.logInTapped]) { effects in
+        let answer = await backend.respond(to: "login")
+        await effects.apply(.logInFinished(answer))
         backend.note(.returned("login"))
       }
     case .save(let item):
-      return .run(.queue("save"), immediate: [.saveQueued(item)]) { effects in
-        effects.apply(.saveFinished(item, await backend.respond(to: "save \(item)")))
+      return .run(.queue(.save), immediate: [.saveQueued(item)]) { effects in
+        let answer = await backend.respond(to: "save \(item)")
+        await effects.apply(.saveFinished(item, answer))
         backend.note(.returned("save \(item)"))
       }
     case .discardSaves:
-      return .run(.latest("save"), immediate: [.savesDiscarded]) { _ in }
+      return .run(.latest(.save), immediate: [.savesDiscarded]) { _ in }
     case .prefetch(let item):
-      return .run(.merge("prefetch")) { effects in
-        if case .success = await backend.respond(to: "prefetch \(item)") { effects.apply(.prefetched(item)) }
+      return .run(.merge(.prefetch)) { effects in
+        if case .success = await backend.respond(to: "prefetch \(item)") {
+          await effects.apply(.prefetched(item))
+        }
         backend.note(.returned("prefetch \(item)"))
       }
     case .load(let request, let policy):
       return .run(policy, immediate: [.loadStarted]) { effects in
-        effects.apply(.loadFinished(await backend.respond(to: request)))
+        let answer = await backend.respond(to: request)
+        await effects.apply(.loadFinished(answer))
         backend.note(.returned(request))
       }
     case .probe(let request):
-      return .run(.merge("probe")) { effects in
+      return .run(.merge(.probe)) { effects in
         _ = await backend.respond(to: request)
-        backend.note(.observed(request, query: effects.state?.query))
+        let query = await effects.state?.query
+        backend.note(.observed(request, query: query))
       }
     case .both(let first, let second):
       return plan(for: first, in: state).alongside(plan(for: second, in: state))
@@ -145,7 +160,7 @@ struct SearchFeature: Feature {
 
 extension ViewModel where F == SearchFeature {
   /// A search screen on `backend`, with nothing typed yet.
-  convenience init(backend: ScriptedBackend, searchesIgnoreCancellation: Bool = false) {
+  nonisolated convenience init(backend: ScriptedBackend, searchesIgnoreCancellation: Bool = false) {
     self.init(
       SearchFeature(backend: backend, searchesIgnoreCancellation: searchesIgnoreCancellation),
       initialState: SearchFeature.State()

@@ -1,0 +1,19 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// A package of its own, so that `swift build` and `swift test` of Layered (and of an app that
+// depends on it) never build the benchmarks. Run from the repository root:
+//   swift run -c release --package-path Benchmarks layered-bench viewmodel
+let package = Package(
+  name: "LayeredBenchmarks",
+  platforms: [.iOS(.v18), .macOS(.v15)],
+  dependencies: [.package(name: "Layered", path: "..")],
+  targets: [
+    .executableTarget(
+      name: "layered-bench",
+      dependencies: [.product(name: "PresentationLayer", package: "Layered")],
+      swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)

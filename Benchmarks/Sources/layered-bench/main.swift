@@ -1,0 +1,18 @@
+// `layered-bench <scenario>…`: runs the named scenarios (all of them without arguments) and
+// prints their figures. Each scenario lives in a file of its own.
+
+let scenarios: [any BenchmarkScenario] = [ViewModelScenario()]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+  print("usage: layered-bench [scenario…]\nscenarios: \(scenarios.map(\.name).joined(separator: ", "))")
+} else {
+  let unknown = arguments.filter { name in !scenarios.contains { $0.name == name } }
+  if !unknown.isEmpty {
+    print("layered-bench: no scenario \(unknown.joined(separator: ", ")); try --help")
+  } else {
+    for scenario in scenarios where arguments.isEmpty || arguments.contains(scenario.name) {
+      await scenario.run()
+    }
+  }
+}

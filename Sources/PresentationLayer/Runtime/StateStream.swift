@@ -1,0 +1,47 @@
+import LayeredSupport
+
+/// The states of a ``ViewModel`` for one observer: the current state at once, then its changes,
+/// conflated like Kotlin's `StateFlow`.
+///
+/// An observer that falls behind gets the latest state, never a stale one, and skips the states
+/// in between; every observer ends on the final state before the sequence ends (when the view
+/// model is cancelled or released). Any number of observers may iterate at the same time, each
+/// at its own pace; cancelling an observer's Task ends its iteration. An observer off the main
+/// actor hops to it to take each state, so a burst of sends costs it one state, not one per send.
+public struct StateStream<State: Sendable>: AsyncSequence, Sendable {
+  public typealias Element = State
+  public typealias Failure = Never
+
+  private let source: ConflatedBroadcaster<State>
+
+  init(_ source: ConflatedBroadcaster<State>) {
+    self.source = source
+  }
+
+  /// An iterator that starts at the current state.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(source: source)
+  }
+
+  /// Hands one observer the states it has not seen yet, latest first.
+  public struct Iterator: AsyncIteratorProtocol {
+    private let source: ConflatedBroadcaster<State>
+    private var seen = -1
+
+    fileprivate init(source: ConflatedBroadcaster<State>) {
+      self.source = source
+    }
+
+    /// The latest state this observer has not seen, waiting for one if need be; `nil` once the
+    /// view model is finished and its final state was seen, or the calling Task is cancelled.
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> State? {
+      guard let next = await source.next(after: seen) else { return nil }
+      seen = next.version
+      return next.value
+    }
+
+    public mutating func next() async -> State? {
+      await next(isolation: nil)
+    }
+  }
+}

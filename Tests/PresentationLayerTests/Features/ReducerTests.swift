@@ -1,0 +1,72 @@
+import DomainLayer
+import PresentationLayer
+import Testing
+
+/// Reducers are pure functions: a state and a side effect in, a state out, nothing else.
+@Suite("Reducers")
+struct ReducerTests {
+  private static func reduced<F: Feature>(_: F.Type, _ state: F.State, _ effects: F.SideEffect...) -> F.State
+  {
+    var state = state
+    for effect in effects { F.reduce(&state, effect) }
+    return state
+  }
+
+  private static var todos: TodoListState {
+    var state = TodoListState()
+    state.todos = Fixtures.todos
+    return state
+  }
+
+  @Test("a toggle flips its row; each refused toggle undoes only its own flip")
+  func toggleFlipsAndUndoes() {
+    let twice = Self.reduced(TodoListFeature.self, Self.todos, .toggleStarted(id: 1), .toggleStarted(id: 1))
+    #expect(twice.todos[0].isCompleted == false)
+    #expect(twice.togglesInFlight == [1: 2])
+    let refused = Self.reduced(
+      TodoListFeature.self, twice, .toggleFailed(id: 1, message: "no"), .toggleFailed(id: 1, message: "no"))
+    #expect(refused.todos == Fixtures.todos)
+    #expect(refused.togglesInFlight.isEmpty)
+    #expect(refused.message == "no")
+  }
+
+  @Test("a fresh list shows the server's rows with the flips of toggles still in flight on top")
+  func listKeepsTogglesInFlight() throws {
+    let toggling = Self.reduced(TodoListFeature.self, Self.todos, .toggleStarted(id: 1))
+    let fromServer = Self.reduced(
+      TodoListFeature.self, toggling, .listReceived(Fixtures.todos, isFresh: true))
+    #expect(fromServer.todos[0].isCompleted == true, "toggle 1 is still in flight")
+    #expect(fromServer.todos[1] == Fixtures.todos[1])
+    #expect(fromServer.phase == .loaded)
+  }
+
+  @Test("the end of the session is recorded once: the second report changes nothing")
+  func sessionEndIsIdempotent() {
+    let ended = Self.reduced(TodoListFeature.self, TodoListState(), .sessionEnded)
+    #expect(ended.hasSessionEnded)
+    #expect(Self.reduced(TodoListFeature.self, ended, .sessionEnded) == ended)
+  }
+
+  @Test("a login clears the error when it starts and the password when it succeeds")
+  func loginReducer() {
+    var form = LoginFeature.State()
+    form.username = "demo"
+    form.password = "pw"
+    form.errorMessage = "old"
+    let started = Self.reduced(LoginFeature.self, form, .loginStarted)
+    #expect(started.isLoggingIn && started.errorMessage == nil && !started.isLoginEnabled)
+    let succeeded = Self.reduced(LoginFeature.self, started, .loginSucceeded)
+    #expect(!succeeded.isLoggingIn && succeeded.password.isEmpty && succeeded.username == "demo")
+    let failed = Self.reduced(LoginFeature.self, started, .loginFailed(message: "no"))
+    #expect(failed.password == "pw" && failed.errorMessage == "no" && failed.isLoginEnabled)
+  }
+
+  @Test("a failed article load shows the placeholder, a loaded one the article")
+  func articleReducer() throws {
+    let article = try #require(Fixtures.article)
+    let loaded = Self.reduced(ArticleFeature.self, ArticleFeature.State(), .loadStarted, .loaded(article))
+    #expect(loaded.article == article && !loaded.isLoading)
+    let failed = Self.reduced(ArticleFeature.self, loaded, .loadStarted, .loadFailed)
+    #expect(failed.article.isPlaceholder && !failed.isLoading)
+  }
+}
