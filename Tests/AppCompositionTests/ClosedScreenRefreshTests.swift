@@ -4,6 +4,7 @@ import PresentationLayer
 import Testing
 
 /// A screen closed while its request waits for a token refresh sends nothing, counted at the server.
+@MainActor
 @Suite("Closing a screen during a token refresh", .timeLimit(.minutes(2)))
 struct ClosedScreenRefreshTests {
   @Test(

@@ -5,6 +5,7 @@ import LayeredTestSupport
 import PresentationLayer
 import Testing
 
+@MainActor
 @Suite("Directory storage", .timeLimit(.minutes(1)))
 struct StorageFlushTests {
   @Test("after flushStorage, a sign-in is on disk, and a sign-out after it leaves no token file")

@@ -2,7 +2,7 @@ import LayeredSupport
 public import PresentationLayer
 public import Testing
 
-/// Runs a ``Feature`` in a ``ViewModel`` and makes a test state every change it causes, in order.
+/// Runs a `Feature` in a `ViewModel` and makes a test state every change it causes, in order.
 ///
 /// In the spirit of an exhaustive test store: each state change and each event must be asserted,
 /// in the order the view model produced them, and the store records an issue for
@@ -27,12 +27,12 @@ public import Testing
 /// }
 /// ```
 ///
-/// It sees every state, even those the conflated ``ViewModel/states`` would skip, because it
+/// It sees every state, even those the conflated `ViewModel.states` would skip, because it
 /// listens to the view model synchronously, on the main actor.
 @MainActor
 public final class TestStore<F: Feature> where F.Event: Equatable {
-  /// The view model under test, for what the store does not wrap (``ViewModel/states``,
-  /// ``ViewModel/events``, ``ViewModel/cancel()``).
+  /// The view model under test, for what the store does not wrap (`ViewModel.states`,
+  /// `ViewModel.events`, `ViewModel.cancel()`).
   public let viewModel: ViewModel<F>
 
   /// The state as the test has asserted it so far.
@@ -46,9 +46,14 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
 
   /// Starts `feature` from `initialState`.
   ///
-  /// - Parameter timeout: how long to wait for something that only a watch
-  ///   (``ActionPlan/watch(_:immediate:_:)``) could still produce, or for work to end at
-  ///   ``finish(sourceLocation:)``. Only a failing test waits that long.
+  /// - Parameters:
+  ///   - feature: the feature under test, built with the test's fakes.
+  ///   - initialState: the state the view model starts from.
+  ///   - timeout: how long to wait for something that only a watch
+  ///     (`ActionPlan.watch(_:immediate:_:)`) could still produce, or for work to end at
+  ///     ``finish(sourceLocation:)``. Only a failing test waits that long.
+  ///   - sourceLocation: where the store was made; a store released without
+  ///     ``finish(sourceLocation:)`` reports its issue there.
   public init(
     _ feature: F,
     initialState: F.State,
@@ -147,7 +152,7 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
     }
   }
 
-  /// Ends the test: waits for the work ``ViewModel/sendAndWait(_:)`` would wait for to end,
+  /// Ends the test: waits for the work `ViewModel.sendAndWait(_:)` would wait for to end,
   /// records an issue for any that is still running after the timeout and for every output the
   /// test did not receive, then cancels the view model, which ends its watches.
   public func finish(sourceLocation: SourceLocation = #_sourceLocation) async {

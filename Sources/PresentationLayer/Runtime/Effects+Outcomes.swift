@@ -4,9 +4,9 @@ extension Effects {
   /// Consumes `outcomes` to their end: the loop every feature would otherwise write.
   ///
   /// - A value is handed to `onValue`, whose reaction is applied (and its event emitted).
-  /// - ``DomainError/cancelled`` is skipped: it means the work was superseded or the screen left,
+  /// - `DomainError.cancelled` is skipped: it means the work was superseded or the screen left,
   ///   and nothing is shown for it.
-  /// - Any other failure is handed to `onFailure`; if it is ``DomainError/sessionExpired`` and a
+  /// - Any other failure is handed to `onFailure`; if it is `DomainError.sessionExpired` and a
   ///   `sessionEnd` is given, the session's end is recorded and announced once (see
   ///   ``endSession(_:)``).
   ///
