@@ -81,7 +81,12 @@ let package = Package(
     ),
     .testTarget(
       name: "AppCompositionTests",
-      dependencies: ["AppComposition", "DomainLayer", "PresentationLayer", "LayeredTestSupport"],
+      dependencies: [
+        "AppComposition", "DomainLayer", "PresentationLayer", "LayeredTestSupport",
+        // A feature built outside the package, as a dependent package would: its own
+        // repository (DataLayer, NetworkLayer) and its own routes (SampleBackend).
+        "DataLayer", "NetworkLayer", "SampleBackend", "LayeredSupport",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

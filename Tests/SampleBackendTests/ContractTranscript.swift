@@ -22,7 +22,8 @@ struct ContractTranscript {
   ) async throws -> Any? {
     let response = try await connection.raw(method, path, body: json.map { Data($0.utf8) }, headers: headers)
     let parsed = try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])
-    lines.append(try Self.line(method, path, status: response.status, headers: response.headers, body: response.body))
+    lines.append(
+      try Self.line(method, path, status: response.status, headers: response.headers, body: response.body))
     return parsed
   }
 

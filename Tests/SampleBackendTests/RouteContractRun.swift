@@ -64,7 +64,8 @@ struct RouteContractRun {
 
   private func logIn() async throws -> Tokens {
     let response = try await connection.raw(
-      "POST", "/auth/login", body: Data(#"{"username": "demo", "password": "correct-horse-battery-staple"}"#.utf8))
+      "POST", "/auth/login",
+      body: Data(#"{"username": "demo", "password": "correct-horse-battery-staple"}"#.utf8))
     guard response.status == 200 else {
       throw SampleBackendConnection.ControlError(description: "login answered \(response.status)")
     }

@@ -13,7 +13,8 @@ struct RouteContractTests {
     var authenticated: Bool
   }
 
-  @Test("the contract's route list is exactly the table the server serves", arguments: SampleBackendKind.allCases)
+  @Test(
+    "the contract's route list is exactly the table the server serves", arguments: SampleBackendKind.allCases)
   func routeListMatchesServer(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
       let response = try await connection.raw("GET", "/_control/routes")
@@ -64,8 +65,12 @@ struct RouteContractTests {
     .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason)
   )
   func bothServersAgree() async throws {
-    let embedded = try await SampleBackendKind.embedded.with { try await RouteContractRun(connection: $0).answers() }
-    let loopback = try await SampleBackendKind.loopback.with { try await RouteContractRun(connection: $0).answers() }
+    let embedded = try await SampleBackendKind.embedded.with {
+      try await RouteContractRun(connection: $0).answers()
+    }
+    let loopback = try await SampleBackendKind.loopback.with {
+      try await RouteContractRun(connection: $0).answers()
+    }
     #expect(embedded.count == loopback.count)
     for (mine, theirs) in zip(embedded, loopback) {
       #expect(mine.line == theirs.line)
