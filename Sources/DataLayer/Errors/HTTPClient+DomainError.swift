@@ -6,22 +6,20 @@ extension HTTPClient {
   /// repository, including one written in a package that depends on Layered, translates errors
   /// in exactly one way.
   ///
-  /// The translation is ``NetworkError/domainError``:
-  /// - `cancelled` → ``DomainError/cancelled``; `timeout` → ``DomainError/timeout``;
-  /// - `unauthorized`, `refreshFailed`, `excessiveRefresh` and status 401 →
-  ///   ``DomainError/sessionExpired``;
-  /// - status 404 and 410 → ``DomainError/notFound``; status 500 and above →
-  ///   ``DomainError/server(status:)``; any other status → ``DomainError/unexpected(reason:)``;
+  /// The translation (`NetworkError` case → `DomainError` case) is ``NetworkError/domainError``:
+  /// - `cancelled` → `cancelled`; `timeout` → `timeout`;
+  /// - `unauthorized`, `refreshFailed`, `excessiveRefresh` and status 401 → `sessionExpired`;
+  /// - status 404 and 410 → `notFound`; status 500 and above → `server(status:)`; any other
+  ///   status → `unexpected(reason:)`;
   /// - an unreadable answer (`noData`, `decodingFailed`, `unacceptableContentType`,
-  ///   `invalidResponse`) → ``DomainError/invalidData(reason:)``;
-  /// - a request that could not be built (`invalidURL`, `invalidRequest`) →
-  ///   ``DomainError/unexpected(reason:)``;
+  ///   `invalidResponse`) → `invalidData(reason:)`;
+  /// - a request that could not be built (`invalidURL`, `invalidRequest`) → `unexpected(reason:)`;
   /// - a transport failure: timed out → `timeout`; not connected, cannot connect, cannot find
-  ///   the host, DNS failure, connection lost, roaming off, data not allowed →
-  ///   ``DomainError/offline``; cancelled → `cancelled`; anything else → `unexpected`.
+  ///   the host, DNS failure, connection lost, roaming off, data not allowed → `offline`;
+  ///   cancelled → `cancelled`; anything else → `unexpected(reason:)`.
   ///
-  /// Reasons are built from ``NetworkError/description``, which is redacted, so they never
-  /// carry a token or a password.
+  /// Reasons are built from `NetworkError.description`, which is redacted, so they never carry
+  /// a token or a password.
   public func sendTranslatingErrors<Response>(
     _ endpoint: Endpoint<Response>
   ) async throws(DomainError) -> Response {

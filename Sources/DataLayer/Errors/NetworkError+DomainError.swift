@@ -7,7 +7,7 @@ extension NetworkError {
   ///
   /// This is the only place where network errors become domain errors, so the policy (which
   /// transport codes mean "offline", which statuses mean "not found") is decided once. The
-  /// table is spelled out on ``NetworkLayer/HTTPClient/sendTranslatingErrors(_:)``, the helper
+  /// table is spelled out on `HTTPClient.sendTranslatingErrors(_:)`, the helper
   /// repositories call.
   public var domainError: DomainError {
     switch self {
