@@ -83,7 +83,12 @@ let package = Package(
     ),
     .testTarget(
       name: "AppCompositionTests",
-      dependencies: ["AppComposition", "DomainLayer", "PresentationLayer", "LayeredTestSupport"],
+      dependencies: [
+        "AppComposition", "DomainLayer", "PresentationLayer", "LayeredTestSupport",
+        // A feature built outside the package, as a dependent package would: its own
+        // repository (DataLayer, NetworkLayer) and its own routes (SampleBackend).
+        "DataLayer", "NetworkLayer", "SampleBackend", "LayeredSupport",
+      ],
       swiftSettings: strictSettings
     ),
     // Proves that the view model works unchanged in an app target built with Swift 6.2's

@@ -27,7 +27,9 @@ Routes (JSON in and out; errors are ``{"error": "<short message>"}``):
     POST   /auth/login         {"username", "password"}
     POST   /auth/refresh       {"refreshToken"}   (rotates the refresh token)
 Todo routes require a bearer access token while the ``requireAuth`` config
-flag is on, which it is by default.
+flag is on, which it is by default. Checks run in this order: unknown path
+404, other method 405, bearer token 401, then the handler's own 404 (unknown
+or non-numeric id) and 400 (bad body).
 
 Control hooks for tests (never counted, faulted or protected):
     POST   /_control/reset         restore the seed state and defaults -> 204
@@ -36,6 +38,7 @@ Control hooks for tests (never counted, faulted or protected):
     POST   /_control/faults        queue a fault (see Fault below)     -> 201
     DELETE /_control/faults        clear all faults                    -> 204
     GET    /_control/counters      request/login/refresh/cancel counts
+    GET    /_control/routes        the route table: [{"method", "path", "authenticated"}]
     GET    /_control/received      the raw request lines and headers received
     ANY    /_control/echo          answers ?status= (default 400) echoing the request;
                                    ?part=body|query|path|header:<name> echoes only those,
@@ -64,7 +67,7 @@ import time
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Dict, List, Optional, Tuple
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, unquote
 
 # ---------------------------------------------------------------------------
 # Fixed data. Must match the Swift twin value for value.
@@ -282,6 +285,89 @@ class Router:
         return error_response(404, "not found")
 
 
+@dataclasses.dataclass
+class Route:
+    """One contract route: method, path template and handler.
+
+    A ``{name}`` segment of the template matches any one path segment and
+    reaches the handler as a keyword argument, percent-decoded.
+    """
+
+    method: str
+    path: str
+    authenticated: bool
+    handler: Handler
+
+    def match(self, segments: List[str]) -> Optional[Dict[str, str]]:
+        template = [part for part in self.path.split("/") if part]
+        if len(template) != len(segments):
+            return None
+        params = {}
+        for part, value in zip(template, segments):
+            if len(part) > 2 and part.startswith("{") and part.endswith("}"):
+                params[part[1:-1]] = value
+            elif part != value:
+                return None
+        return params
+
+    def to_json(self) -> dict:
+        return {"method": self.method, "path": self.path, "authenticated": self.authenticated}
+
+
+def path_segments(path: str) -> List[str]:
+    """Split a path as sent, then percent-decode each segment on its own.
+
+    Empty segments are dropped, so `/todos/` is `/todos`. An encoded slash
+    or dot stays inside its segment and cannot reach another route.
+    A segment that does not decode as UTF-8 is kept as sent.
+    """
+    segments = []
+    for raw in path.split("/"):
+        if not raw:
+            continue
+        try:
+            segments.append(unquote(raw, errors="strict"))
+        except UnicodeDecodeError:
+            segments.append(raw)
+    return segments
+
+
+class RouteTable:
+    """The contract's dispatch, shared with the Swift twin (`SampleAPI+Dispatch.swift`).
+
+    The order of the checks is part of the contract: an unknown path is
+    404; a known path with another method is 405 with Allow; then the
+    bearer check of an authenticated route (401); only then the handler,
+    which decides about ids (404) and bodies (400). A protected collection
+    never tells a caller without a valid token which ids exist or are
+    well-formed.
+    """
+
+    def __init__(self, routes: List[Route], authorize: Callable[[Request], None]):
+        self.routes = routes
+        self._authorize = authorize
+
+    def dispatch(self, request: Request) -> Response:
+        segments = path_segments(request.path)
+        allowed = set()
+        for route in self.routes:
+            params = route.match(segments)
+            if params is None:
+                continue
+            if route.method != request.method:
+                allowed.add(route.method)
+                continue
+            try:
+                if route.authenticated:
+                    self._authorize(request)
+                return route.handler(request, **params)
+            except HTTPError as error:
+                return error_response(error.status, error.message, error.headers)
+        if allowed:
+            return error_response(405, "method not allowed", [("Allow", ", ".join(sorted(allowed)))])
+        return error_response(404, "not found")
+
+
 # ---------------------------------------------------------------------------
 # Faults
 # ---------------------------------------------------------------------------
@@ -379,15 +465,18 @@ class SampleAPI:
         self.lock = threading.Lock()
         self._restore_defaults()
 
-        self.api_router = Router(
+        # The same table, in the same order, as the Swift twin's `builtInRoutes`;
+        # GET /_control/routes lists it for the contract tests.
+        self.api_router = RouteTable(
             [
-                (r"/todos", {"GET": self.list_todos, "POST": self.create_todo}, True),
-                (r"/todos/(?P<todo_id>[0-9]+)",
-                 {"GET": self.get_todo, "PATCH": self.update_todo,
-                  "DELETE": self.delete_todo}, True),
-                (r"/articles/today", {"GET": self.get_article}, False),
-                (r"/auth/login", {"POST": self.login}, False),
-                (r"/auth/refresh", {"POST": self.refresh}, False),
+                Route("GET", "/todos", True, self.list_todos),
+                Route("POST", "/todos", True, self.create_todo),
+                Route("GET", "/todos/{id}", True, self.get_todo),
+                Route("PATCH", "/todos/{id}", True, self.update_todo),
+                Route("DELETE", "/todos/{id}", True, self.delete_todo),
+                Route("GET", "/articles/today", False, self.get_article),
+                Route("POST", "/auth/login", False, self.login),
+                Route("POST", "/auth/refresh", False, self.refresh),
             ],
             authorize=self.authorize,
         )
@@ -397,6 +486,7 @@ class SampleAPI:
                 (r"/_control/config", {"GET": self.get_config, "POST": self.set_config}, False),
                 (r"/_control/faults", {"POST": self.add_fault, "DELETE": self.clear_faults}, False),
                 (r"/_control/counters", {"GET": self.get_counters}, False),
+                (r"/_control/routes", {"GET": self.get_routes}, False),
                 (r"/_control/received", {"GET": self.get_received}, False),
                 (r"/_control/echo", {m: self.echo for m in ECHO_METHODS}, False),
             ]
@@ -491,9 +581,18 @@ class SampleAPI:
             ]
             return json_response(200, todos)
 
-    def get_todo(self, request: Request, todo_id: str) -> Response:
+    @staticmethod
+    def _todo_id(params: Dict[str, str]) -> int:
+        """The `{id}` of a todo route: ASCII digits only, else 404 (after auth)."""
+        text = params.get("id", "")
+        if not re.fullmatch(r"[0-9]+", text, flags=re.ASCII):
+            raise HTTPError(404, "not found")
+        return int(text)
+
+    def get_todo(self, request: Request, **params: str) -> Response:
+        todo_id = self._todo_id(params)
         with self.lock:
-            todo = self.todos.get(int(todo_id))
+            todo = self.todos.get(todo_id)
             if todo is None:
                 raise HTTPError(404, "not found")
             return json_response(200, todo)
@@ -514,10 +613,11 @@ class SampleAPI:
             self.next_id += 1
             return json_response(201, todo)
 
-    def update_todo(self, request: Request, todo_id: str) -> Response:
+    def update_todo(self, request: Request, **params: str) -> Response:
+        todo_id = self._todo_id(params)
         with self.lock:
             # An unknown id is reported before a bad body.
-            todo = self.todos.get(int(todo_id))
+            todo = self.todos.get(todo_id)
             if todo is None:
                 raise HTTPError(404, "not found")
             payload = parse_json_object(request.body)
@@ -533,9 +633,10 @@ class SampleAPI:
                 todo["userId"] = user_id
             return json_response(200, todo)
 
-    def delete_todo(self, request: Request, todo_id: str) -> Response:
+    def delete_todo(self, request: Request, **params: str) -> Response:
+        todo_id = self._todo_id(params)
         with self.lock:
-            if self.todos.pop(int(todo_id), None) is None:
+            if self.todos.pop(todo_id, None) is None:
                 raise HTTPError(404, "not found")
         return Response(204)
 
@@ -615,6 +716,9 @@ class SampleAPI:
         with self.lock:
             self.faults.clear()
         return Response(204)
+
+    def get_routes(self, request: Request) -> Response:
+        return json_response(200, [route.to_json() for route in self.api_router.routes])
 
     def get_counters(self, request: Request) -> Response:
         with self.lock:

@@ -1,6 +1,7 @@
 import DataLayer
 public import DomainLayer
-import NetworkLayer
+public import Foundation
+public import NetworkLayer
 public import PresentationLayer
 
 /// The composition root: the one place that knows every concrete type and wires them together.
@@ -14,7 +15,27 @@ public import PresentationLayer
 /// (the refresh must not wait for itself). Tokens and the todo cache live where the
 /// configuration says. The session repository follows the auth interceptor's session-ended
 /// signal and forgets the todo cache whenever the session ends.
+///
+/// A feature built outside this package (in a package that depends on Layered) builds its
+/// repositories on the container's seams instead of wiring a second graph:
+/// ``authenticatedClient`` signs its requests with the tokens of the one ``session``, so a login
+/// through the container (or its login view model) is the feature's login too, and there is
+/// never a second token store; ``storageFile(named:)`` places its files next to the
+/// container's; ``configuration`` is what the graph was built from. The seams are protocols
+/// (`HTTPClient`, `SessionRepository`): concrete types stay named here only.
 public final class AppContainer: Sendable {
+  /// What the graph was built from.
+  public let configuration: AppConfiguration
+  /// The client the API repositories use: its interceptor chain is `[AuthInterceptor,
+  /// RetryPolicy]` over the same token store as ``session``, so an endpoint with
+  /// `requiresAuthentication` carries the signed-in user's access token, a 401 is answered by
+  /// one shared refresh, and a refresh that fails ends the session for every feature at once.
+  /// Build a new feature's repositories on it, and translate its errors with
+  /// `sendTranslatingErrors(_:)` from DataLayer.
+  public let authenticatedClient: any HTTPClient
+  /// The one session: signs in and out, and publishes every change, including the server
+  /// ending it. A feature that keeps user data forgets it when this reports `signedOut`.
+  public var session: any SessionRepository { sessionRepository }
   private let sessionRepository: any SessionRepository
   private let todoRepository: any TodoRepository
   private let articleRepository: any ArticleRepository
@@ -22,6 +43,7 @@ public final class AppContainer: Sendable {
 
   /// Builds the live graph for `configuration`.
   public init(configuration: AppConfiguration) {
+    self.configuration = configuration
     let (tokenStore, todoCache, flushStores) = Self.stores(for: configuration.storage)
     self.flushStores = flushStores
     let plainClient = URLSessionHTTPClient(
@@ -47,6 +69,7 @@ public final class AppContainer: Sendable {
       sessionEvents: authInterceptor.sessionEvents,
       forgetUserData: { todoCache.clear() }
     )
+    authenticatedClient = apiClient
     todoRepository = RemoteTodoRepository(client: apiClient, cache: todoCache)
     articleRepository = RemoteArticleRepository(client: apiClient)
   }
@@ -81,6 +104,24 @@ public final class AppContainer: Sendable {
     ArticleViewModel(loadArticle: LoadTodaysArticle(repository: articleRepository))
   }
 
+  /// Where a feature keeps a file of its own: `name` inside the configured storage directory.
+  ///
+  /// `nil` with ``AppConfiguration/Storage/inMemory`` (keep the value in memory then), and for a
+  /// name that is not one plain file name (empty, `.`, `..`, containing `/` or NUL) or that is
+  /// one of the container's own files (`tokens.json`, `todos.json`), so a feature can neither
+  /// leave the directory nor overwrite the session. Stores made at this URL are the feature's:
+  /// ``flushStorage()`` covers only the container's own.
+  public func storageFile(named name: String) -> URL? {
+    guard case .directory(let directory) = configuration.storage,
+      !name.isEmpty, name != ".", name != "..",
+      !name.contains("/"), !name.contains("\0"),
+      !Self.ownFileNames.contains(name)
+    else { return nil }
+    return directory.appendingPathComponent(name, isDirectory: false)
+  }
+
+  private static let ownFileNames: Set<String> = ["tokens.json", "todos.json"]
+
   /// Returns once every change to the tokens and the todo cache made before the call is on
   /// disk (with ``AppConfiguration/Storage/directory(_:)``; at once in memory). The file stores
   /// write behind their callers, so call this before the process exits.
@@ -97,6 +138,7 @@ public final class AppContainer: Sendable {
     case .directory(let directory):
       let tokenStore = FileTokenStore(fileURL: directory.appendingPathComponent("tokens.json"))
       let todoCache = FileTodoCache(fileURL: directory.appendingPathComponent("todos.json"))
+      // The two names above are reserved in `storageFile(named:)`; keep them in step.
       return (
         tokenStore, todoCache,
         {

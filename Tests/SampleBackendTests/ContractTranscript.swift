@@ -22,8 +22,23 @@ struct ContractTranscript {
   ) async throws -> Any? {
     let response = try await connection.raw(method, path, body: json.map { Data($0.utf8) }, headers: headers)
     let parsed = try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])
+    lines.append(
+      try Self.line(method, path, status: response.status, headers: response.headers, body: response.body))
+    return parsed
+  }
+
+  /// One answer in comparable form: status, the headers the contract defines, and the body
+  /// with keys sorted and tokens replaced by a placeholder.
+  static func line(
+    _ method: String,
+    _ path: String,
+    status: Int,
+    headers: [String: String],
+    body data: Data
+  ) throws -> String {
+    let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     let shownHeaders = ["content-type", "allow", "www-authenticate", "retry-after"]
-      .compactMap { name in response.headers[name].map { "\(name): \($0)" } }
+      .compactMap { name in headers[name].map { "\(name): \($0)" } }
     let body: String
     if let parsed {
       let canonical = try JSONSerialization.data(
@@ -32,10 +47,9 @@ struct ContractTranscript {
       )
       body = String(decoding: canonical, as: UTF8.self)
     } else {
-      body = "raw(\(String(decoding: response.body, as: UTF8.self)))"
+      body = "raw(\(String(decoding: data, as: UTF8.self)))"
     }
-    lines.append("\(method) \(path) → \(response.status) [\(shownHeaders.joined(separator: "; "))] \(body)")
-    return parsed
+    return "\(method) \(path) → \(status) [\(shownHeaders.joined(separator: "; "))] \(body)"
   }
 
   private static func redactingTokens(_ value: Any) -> Any {

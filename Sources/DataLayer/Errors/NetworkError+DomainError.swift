@@ -6,7 +6,9 @@ extension NetworkError {
   /// The domain's view of this failure.
   ///
   /// This is the only place where network errors become domain errors, so the policy (which
-  /// transport codes mean "offline", which statuses mean "not found") is decided once.
+  /// transport codes mean "offline", which statuses mean "not found") is decided once. The
+  /// table is spelled out on `HTTPClient.sendTranslatingErrors(_:)`, the helper
+  /// repositories call.
   public var domainError: DomainError {
     switch self {
     case .cancelled:

@@ -36,6 +36,11 @@ extension SampleAPI {
     case ("DELETE", "/_control/faults"):
       state.withLock { $0.faults.removeAll() }
       return InProcessResponse(status: 204)
+    case ("GET", "/_control/routes"):
+      let table = routeTable.map {
+        RouteDescription(method: $0.method, path: $0.path, authenticated: $0.authenticated)
+      }
+      return .json(200, table)
     case ("GET", "/_control/counters"):
       return .json(200, state.withLock { $0.counters })
     default:

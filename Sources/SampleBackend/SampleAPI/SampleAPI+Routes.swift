@@ -1,64 +1,19 @@
 import Foundation
 
 extension SampleAPI {
-  /// Dispatches a contract route. Unknown paths are 404; known paths with another method are 405.
-  func route(_ request: InProcessRequest) -> InProcessResponse {
-    let segments = request.pathSegments
-    switch (segments.first, segments.count) {
-    case ("todos", 1):
-      return allow(request, ["GET", "POST"]) {
-        authorize(request) ?? (request.method == "GET" ? listTodos(request) : createTodo(request))
-      }
-    case ("todos", 2):
-      return allow(request, ["DELETE", "GET", "PATCH"]) {
-        authorize(request) ?? todo(request, idText: segments[1])
-      }
-    case ("articles", 2) where segments[1] == "today":
-      return allow(request, ["GET"]) { .json(200, SampleData.article) }
-    case ("auth", 2) where segments[1] == "login":
-      return allow(request, ["POST"]) { login(request) }
-    case ("auth", 2) where segments[1] == "refresh":
-      return allow(request, ["POST"]) { refresh(request) }
-    default:
-      return .error(404, "not found")
-    }
-  }
-
-  private func allow(
-    _ request: InProcessRequest,
-    _ methods: [String],
-    _ handler: () -> InProcessResponse
-  ) -> InProcessResponse {
-    guard methods.contains(request.method) else {
-      var response = InProcessResponse.error(405, "method not allowed")
-      response.headers["Allow"] = methods.sorted().joined(separator: ", ")
-      return response
-    }
-    return handler()
-  }
-
-  /// `nil` when the request may go on; a 401 response when it needs a valid bearer token.
-  private func authorize(_ request: InProcessRequest) -> InProcessResponse? {
-    let now = Date()
-    return state.withLock { state in
-      guard state.config.requireAuth else { return nil }
-      guard let token = Self.bearerToken(in: request.header("Authorization")) else {
-        return .unauthorized(challenge: "Bearer")
-      }
-      guard let expiry = state.accessTokens[token], now < expiry else {
-        return .unauthorized(challenge: #"Bearer error="invalid_token""#)
-      }
-      return nil
-    }
-  }
-
-  /// The token of an `Authorization: Bearer <token>` header; `nil` for any other scheme.
-  private static func bearerToken(in header: String?) -> String? {
-    guard let header else { return nil }
-    let parts = header.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
-    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-    let token = parts[1].trimmingCharacters(in: .whitespaces)
-    return token.isEmpty ? nil : token
+  /// The contract's routes. `scripts/sample_api.py` has the same table (its `api_routes`), and
+  /// the contract tests check both against one list, route by route.
+  var builtInRoutes: [SampleRoute] {
+    [
+      SampleRoute("GET", "/todos", authenticated: true) { self.listTodos($0.request) },
+      SampleRoute("POST", "/todos", authenticated: true) { self.createTodo($0.request) },
+      SampleRoute("GET", "/todos/{id}", authenticated: true) { self.getTodo($0) },
+      SampleRoute("PATCH", "/todos/{id}", authenticated: true) { self.updateTodo($0) },
+      SampleRoute("DELETE", "/todos/{id}", authenticated: true) { self.deleteTodo($0) },
+      SampleRoute("GET", "/articles/today", authenticated: false) { _ in .json(200, SampleData.article) },
+      SampleRoute("POST", "/auth/login", authenticated: false) { self.login($0.request) },
+      SampleRoute("POST", "/auth/refresh", authenticated: false) { self.refresh($0.request) },
+    ]
   }
 
   private func listTodos(_ request: InProcessRequest) -> InProcessResponse {
@@ -105,31 +60,35 @@ extension SampleAPI {
     return .json(201, todo)
   }
 
-  private func todo(_ request: InProcessRequest, idText: String) -> InProcessResponse {
-    guard idText.allSatisfy(\.isASCII) && idText.allSatisfy(\.isNumber), let id = Int(idText),
-      let existing = state.withLock({ $0.todos[id] })
-    else {
+  private func getTodo(_ request: SampleRouteRequest) -> InProcessResponse {
+    guard let id = request.id(), let todo = state.withLock({ $0.todos[id] }) else {
       return .error(404, "not found")
     }
-    switch request.method {
-    case "PATCH":
-      var updated = existing
-      do throws(JSONObjectReader.Rejection) {
-        let body = try JSONObjectReader(request.body)
-        updated.title = try body.title(required: false) ?? updated.title
-        updated.completed = try body.boolean("completed") ?? updated.completed
-        updated.userId = try body.integer("userId") ?? updated.userId
-      } catch {
-        return .error(error.status, error.message)
-      }
-      state.withLock { $0.todos[id] = updated }
-      return .json(200, updated)
-    case "DELETE":
-      state.withLock { _ = $0.todos.removeValue(forKey: id) }
-      return InProcessResponse(status: 204)
-    default:
-      return .json(200, existing)
+    return .json(200, todo)
+  }
+
+  /// An unknown id is reported before a bad body, as in the Python twin.
+  private func updateTodo(_ request: SampleRouteRequest) -> InProcessResponse {
+    guard let id = request.id(), var updated = state.withLock({ $0.todos[id] }) else {
+      return .error(404, "not found")
     }
+    do throws(JSONObjectReader.Rejection) {
+      let body = try JSONObjectReader(request.request.body)
+      updated.title = try body.title(required: false) ?? updated.title
+      updated.completed = try body.boolean("completed") ?? updated.completed
+      updated.userId = try body.integer("userId") ?? updated.userId
+    } catch {
+      return .error(error.status, error.message)
+    }
+    state.withLock { $0.todos[id] = updated }
+    return .json(200, updated)
+  }
+
+  private func deleteTodo(_ request: SampleRouteRequest) -> InProcessResponse {
+    guard let id = request.id(), state.withLock({ $0.todos.removeValue(forKey: id) }) != nil else {
+      return .error(404, "not found")
+    }
+    return InProcessResponse(status: 204)
   }
 
   private func login(_ request: InProcessRequest) -> InProcessResponse {

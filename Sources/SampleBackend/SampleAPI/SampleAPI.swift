@@ -10,8 +10,15 @@ import LayeredSupport
 ///
 /// Every instance has its own state (todos, tokens, faults, counters), so tests can each use
 /// one without seeing each other.
+///
+/// A package built on Layered, or a test, serves endpoints of its own next to the contract's by
+/// registering a ``SampleRoute`` with ``register(_:)``: its handler gets the request with the
+/// template's parameters decoded, JSON helpers, and (for an authenticated route) the same
+/// bearer check as the todo routes, so it sees the token a login through the app signed with.
 public final class SampleAPI: InProcessHandler {
   let state = Locked(SampleAPIState())
+  /// Routes added with ``register(_:)``, matched after the built-in ones.
+  let extraRoutes = Locked<[SampleRoute]>([])
 
   /// Creates an API holding the seed data.
   public init() {}
@@ -35,7 +42,7 @@ public final class SampleAPI: InProcessHandler {
       if request.method == "POST" && request.path == "/auth/refresh" { state.counters.refreshes += 1 }
       return state.consumeFault(method: request.method, path: request.path)
     }
-    guard let fault else { return .respond(route(request)) }
+    guard let fault else { return .respond(await route(request)) }
     return await apply(fault, to: request)
   }
 
@@ -61,7 +68,7 @@ public final class SampleAPI: InProcessHandler {
       if let retryAfter = fault.retryAfter { response.headers["Retry-After"] = retryAfter }
       if let location = fault.location { response.headers["Location"] = location }
     } else {
-      response = route(request)
+      response = await route(request)
     }
     // 204 and 304 never carry a body, so there is nothing for a body fault to damage.
     if response.status == 204 || response.status == 304 { return .respond(response) }

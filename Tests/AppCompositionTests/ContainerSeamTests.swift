@@ -1,0 +1,76 @@
+import AppComposition
+import DomainLayer
+import Foundation
+import LayeredTestSupport
+import SampleBackend
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What a package built on Layered gets from the composition root: a feature's repository built
+/// outside the package runs on the container's session, with no second token store.
+@Suite("Composition root seams", .timeLimit(.minutes(1)))
+struct ContainerSeamTests {
+  @Test(
+    "a repository built outside on the container's authenticated client is signed with the container's login, as the server checks"
+  )
+  func outsideRepositorySharesTheLogin() async throws {
+    let api = SampleAPI()
+    let routes = CommentsRoutes()
+    try routes.register(on: api)
+    let mount = api.mount()
+    defer { mount.unmount() }
+    let server = SampleBackendConnection(baseURL: mount.baseURL, session: mount.makeSession())
+    let container = AppContainer(
+      configuration: AppConfiguration(baseURL: mount.baseURL, session: mount.makeSession()))
+    let comments = RemoteCommentRepository(client: container.authenticatedClient)
+
+    await #expect(throws: DomainError.sessionExpired) { try await comments.comments(todoID: 7) }
+    #expect(routes.authorizations.withLock { $0 }.isEmpty)
+
+    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+    let added = try await comments.add("Buy the oat kind", todoID: 7)
+    let listed = try await comments.comments(todoID: 7)
+    #expect(listed == [added])
+
+    // The handlers ran only after the bearer check accepted the token, and the server has issued
+    // exactly one token: the container's login's.
+    let seen = routes.authorizations.withLock { $0 }
+    #expect(seen.count == 2)
+    #expect(Set(seen).count == 1)
+    #expect(seen.first??.hasPrefix("Bearer at-") == true)
+    let counters = try await server.counters()
+    #expect(counters.logins == 1)
+    #expect(counters.refreshes == 0)
+    #expect(counters.paths["POST /todos/7/comments"] == 1)
+
+    // Signing out through the container signs the outside feature out too.
+    await container.session.logOut()
+    await #expect(throws: DomainError.sessionExpired) { try await comments.comments(todoID: 7) }
+    #expect(routes.authorizations.withLock { $0 }.count == 2)
+  }
+
+  @Test("a feature's files go next to the container's, never over them and never outside the directory")
+  func storageFilesStayInTheDirectory() {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ContainerSeamTests")
+    let session = URLSession(configuration: .ephemeral)
+    let baseURL = directory
+    let onDisk = AppContainer(
+      configuration: AppConfiguration(baseURL: baseURL, session: session, storage: .directory(directory)))
+    #expect(onDisk.storageFile(named: "comments.json") == directory.appendingPathComponent("comments.json"))
+    for name in ["", ".", "..", "../comments.json", "a/b", "tokens.json", "todos.json"] {
+      #expect(onDisk.storageFile(named: name) == nil, "\(name)")
+    }
+    let inMemory = AppContainer(configuration: AppConfiguration(baseURL: baseURL, session: session))
+    #expect(inMemory.storageFile(named: "comments.json") == nil)
+    #expect(inMemory.configuration.storage.isInMemory)
+  }
+}
+
+extension AppConfiguration.Storage {
+  fileprivate var isInMemory: Bool {
+    if case .inMemory = self { true } else { false }
+  }
+}
