@@ -9,6 +9,8 @@ public protocol EmptyResponse {
 
 /// The response of an endpoint that returns nothing worth decoding, such as `DELETE /todos/7`.
 public struct NoContent: Decodable, EmptyResponse, Hashable, Sendable {
+  /// The one value: an endpoint returning ``NoContent`` always succeeds with it on an accepted
+  /// status, whatever body came with it.
   public static let emptyValue = NoContent()
 
   /// Creates the empty value.
