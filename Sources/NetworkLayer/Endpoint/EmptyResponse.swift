@@ -20,6 +20,8 @@ public struct NoContent: Decodable, EmptyResponse, Hashable, Sendable {
   public init(from decoder: any Decoder) throws {}
 }
 
+/// An endpoint whose response is optional succeeds with `nil` on an empty body where one is
+/// acceptable (204, 205, `HEAD`), instead of failing with ``NetworkError/noData``.
 extension Optional: EmptyResponse {
   /// An empty body decodes to `nil`.
   public static var emptyValue: Wrapped? { nil }
