@@ -25,7 +25,7 @@ import LayeredSupport
 ///   token refresh (the refresh itself goes on for the other requests);
 /// - a request is never handed to `URLSession` after its call was cancelled or timed out: the
 ///   client looks again after the interceptors have adapted it (they may have waited for a token
-///   refresh), and `URLSessionTransport` never resumes a task whose call is already cancelled;
+///   refresh), and the transport never resumes a task whose call is already cancelled;
 /// - a finished call keeps nothing alive: its deadline timer is released when the call ends, not
 ///   when the deadline would have passed;
 /// - credentials are only sent to the base URL's origin, also when the server redirects;
