@@ -1,7 +1,10 @@
 /// The day's article exactly as the API sends it.
 public struct ArticleDTO: Codable, Sendable, Hashable {
+  /// The server's id for the article.
   public var id: Int
+  /// The headline; ``toDomain()`` rejects a blank one.
   public var title: String
+  /// The article's text; ``toDomain()`` rejects a blank one.
   public var body: String
   /// An ISO 8601 timestamp such as `2026-11-21T08:00:00Z`.
   public var publishedAt: String

@@ -10,6 +10,11 @@ public struct RemoteArticleRepository: ArticleRepository {
     self.client = client
   }
 
+  /// Fetches today's article.
+  ///
+  /// - Returns: the article, valid.
+  /// - Throws: the `DomainError` for the network failure, or `DomainError.invalidData(reason:)`
+  ///   when the date is not ISO 8601 or the title or body is blank.
   public func todaysArticle() async throws(DomainError) -> Article {
     try await client.sendTranslatingErrors(ArticleEndpoints.today).toDomain()
   }

@@ -56,10 +56,16 @@ public final class FileTokenStore: TokenStore {
     )
   }
 
+  /// The tokens last saved, or `nil` when signed out; never waits for the disk.
   public var tokens: AuthTokens? { storage.value }
 
+  /// Replaces the tokens at once (``tokens`` returns them immediately); the file follows behind.
+  ///
+  /// - Parameter tokens: the tokens of a login or a refresh.
   public func save(_ tokens: AuthTokens) { storage.set(tokens) }
 
+  /// Forgets the tokens at once (``tokens`` returns `nil` immediately); the file is deleted
+  /// behind.
   public func clear() { storage.set(nil) }
 
   /// Returns once every ``save(_:)`` and ``clear()`` made before the call is on disk, or has

@@ -16,6 +16,13 @@ public struct RemoteTokenRefresher: TokenRefresher {
     self.now = now
   }
 
+  /// Exchanges `tokens.refreshToken` for a new pair, whose expiry is counted from when the
+  /// answer arrived.
+  ///
+  /// - Parameter tokens: the session's current tokens; only the refresh token is sent.
+  /// - Returns: the new tokens.
+  /// - Throws: the client's `NetworkError`; a rejected refresh token arrives as its 400, 401 or
+  ///   403 `badStatus`, which ends the session.
   public func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
     let pair = try await client.send(AuthEndpoints.refresh(refreshToken: tokens.refreshToken))
     return pair.tokens(receivedAt: now())

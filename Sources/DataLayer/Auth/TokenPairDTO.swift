@@ -6,7 +6,10 @@ public import NetworkLayer
 /// Its `description`, `debugDescription` and mirror never show the tokens, so logging or
 /// `dump`ing a value by accident leaks nothing.
 public struct TokenPairDTO: Codable, Sendable, Hashable {
+  /// The bearer token for authenticated requests. A secret: never shown by ``description``,
+  /// ``debugDescription`` or ``customMirror``.
   public var accessToken: String
+  /// The token that renews the session. A secret, hidden like ``accessToken``.
   public var refreshToken: String
   /// Seconds until the access token expires, counted from when the response was received.
   public var expiresIn: Int

@@ -53,6 +53,14 @@ public final class RemoteSessionRepository: SessionRepository {
     session.finish()
   }
 
+  /// Signs in, stores the new tokens and publishes `Session.signedIn`.
+  ///
+  /// - Parameters:
+  ///   - username: the name to sign in with.
+  ///   - password: sent only in the login request's body; never stored or put in an error.
+  /// - Returns: the signed-in user.
+  /// - Throws: `DomainError.invalidCredentials` when the server refuses the login (401), or the
+  ///   `DomainError` for any other failure; the stored tokens and the session are then unchanged.
   public func logIn(username: String, password: String) async throws(DomainError) -> User {
     let pair: TokenPairDTO
     do {
@@ -67,12 +75,17 @@ public final class RemoteSessionRepository: SessionRepository {
     return User(username: username)
   }
 
+  /// Clears the tokens and the user's data, then publishes `Session.signedOut`. Never fails and
+  /// sends nothing: signing out is local.
   public func logOut() async {
     tokenStore.clear()
     forgetUserData()
     session.update { $0 = .signedOut }
   }
 
+  /// The current session at once, then every change, for any number of listeners.
+  ///
+  /// - Returns: a stream that ends when the listener stops or the repository is released.
   public func sessionUpdates() -> AsyncStream<Session> {
     session.values()
   }

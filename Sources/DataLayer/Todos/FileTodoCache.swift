@@ -56,14 +56,24 @@ public final class FileTodoCache: TodoCache {
     )
   }
 
+  /// The list last saved or updated, or `nil` when nothing is cached; never waits for the disk.
   public func load() -> [Todo]? { storage.value }
 
+  /// Replaces the cached list at once; the file follows behind (see the type's guarantees).
+  ///
+  /// - Parameter todos: the list to keep.
   public func save(_ todos: [Todo]) { storage.set(todos) }
 
+  /// Replaces the cached list with what `change` makes of it, in one step, so concurrent updates
+  /// never lose one another; the file follows behind.
+  ///
+  /// - Parameter change: makes the new list (`nil`: nothing cached) from the current one. It runs
+  ///   while the cache is locked, so it must not use the cache.
   public func update(_ change: ([Todo]?) -> [Todo]?) {
     storage.update { $0 = change($0) }
   }
 
+  /// Forgets the cached list at once; the file is deleted behind.
   public func clear() { storage.set(nil) }
 
   /// Returns once every change made before the call is on disk, or has been reported as a

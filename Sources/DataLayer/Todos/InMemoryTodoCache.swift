@@ -11,16 +11,26 @@ public final class InMemoryTodoCache: TodoCache {
     storage = Locked(todos)
   }
 
+  /// The list last saved or updated, or `nil` when nothing is cached.
   public func load() -> [Todo]? { storage.withLock { $0 } }
 
+  /// Replaces the cached list; every later read, from any task, sees it.
+  ///
+  /// - Parameter todos: the list to keep.
   public func save(_ todos: [Todo]) {
     storage.withLock { $0 = todos }
   }
 
+  /// Replaces the cached list with what `change` makes of it, in one step, so concurrent updates
+  /// never lose one another.
+  ///
+  /// - Parameter change: makes the new list (`nil`: nothing cached) from the current one. It runs
+  ///   while the cache is locked, so it must not use the cache.
   public func update(_ change: ([Todo]?) -> [Todo]?) {
     storage.withLock { $0 = change($0) }
   }
 
+  /// Forgets the cached list; every later read sees `nil`.
   public func clear() {
     storage.withLock { $0 = nil }
   }

@@ -17,6 +17,11 @@ public struct RemoteTodoRepository: TodoRepository {
     self.cache = cache
   }
 
+  /// Fetches every todo of the current user and replaces the cached list with it.
+  ///
+  /// - Returns: the todos in the server's order, all valid.
+  /// - Throws: the `DomainError` for the network failure, or `DomainError.invalidData(reason:)`
+  ///   when any todo breaks an invariant; the cache is then left as it was.
   public func todos() async throws(DomainError) -> [Todo] {
     let todos = try await client.sendTranslatingErrors(TodoEndpoints.list).map {
       (dto: TodoDTO) throws(DomainError) -> Todo in
@@ -26,16 +31,34 @@ public struct RemoteTodoRepository: TodoRepository {
     return todos
   }
 
+  /// The cached list, read without touching the network.
+  ///
+  /// - Returns: the list of the last successful load or change, or `nil` when nothing is cached.
   public func cachedTodos() -> [Todo]? {
     cache.load()
   }
 
+  /// Creates a todo at the server and adds it to the cached list, without losing a concurrent
+  /// change of the cache.
+  ///
+  /// - Parameter title: the title to store, as the use case checked it.
+  /// - Returns: the todo as the server stored it.
+  /// - Throws: the `DomainError` for the network failure, or `DomainError.invalidData(reason:)`
+  ///   when the server's todo breaks an invariant; the cache is then left as it was.
   public func createTodo(title: String) async throws(DomainError) -> Todo {
     let todo = try await client.sendTranslatingErrors(TodoEndpoints.create(title: title)).toDomain()
     cache.update { cached in (cached ?? []).filter { $0.id != todo.id } + [todo] }
     return todo
   }
 
+  /// Sets a todo's completion at the server and replaces it in the cached list, if it is there.
+  ///
+  /// - Parameters:
+  ///   - isCompleted: the completion to store.
+  ///   - id: the todo's id.
+  /// - Returns: the todo as the server stored it.
+  /// - Throws: the `DomainError` for the network failure, or `DomainError.invalidData(reason:)`
+  ///   when the server's todo breaks an invariant; the cache is then left as it was.
   public func setCompleted(_ isCompleted: Bool, forTodoWithID id: Int) async throws(DomainError) -> Todo {
     let todo = try await client.sendTranslatingErrors(TodoEndpoints.setCompleted(isCompleted, id: id))
       .toDomain()

@@ -2,9 +2,13 @@ public import Foundation
 
 /// The day's article.
 public struct Article: Sendable, Hashable, Identifiable {
+  /// The server's id for the article; ``placeholder`` uses 0, which no server article has.
   public let id: Int
+  /// The headline; never blank.
   public let title: String
+  /// The article's text; never blank.
   public let body: String
+  /// When the article was published.
   public let publishedAt: Date
 
   /// Creates an article, or fails with ``DomainError/invalidData(reason:)`` when the title or body

@@ -7,6 +7,9 @@ public struct LoadTodaysArticle: LoadTodaysArticleUseCase {
     self.repository = repository
   }
 
+  /// Loads today's article and yields it, or the reason there is none.
+  ///
+  /// - Returns: a stream of exactly one outcome; stopping to listen cancels the request.
   public func callAsFunction() -> OutcomeStream<Article> {
     .outcome { [repository] () async throws(DomainError) in
       try await repository.todaysArticle()

@@ -7,6 +7,9 @@ public struct LogOut: LogOutUseCase {
     self.repository = repository
   }
 
+  /// Signs out and yields once when the session has ended. Never yields a failure.
+  ///
+  /// - Returns: a stream of exactly one successful outcome.
   public func callAsFunction() -> OutcomeStream<Void> {
     .outcome { [repository] () async throws(DomainError) in
       await repository.logOut()

@@ -7,6 +7,11 @@ public struct ObserveTodos: ObserveTodosUseCase {
     self.repository = repository
   }
 
+  /// Yields the cached list at once when there is one, marked as from the cache, then the fresh
+  /// list, marked as from the server, or the failure that prevented it.
+  ///
+  /// - Returns: a stream of one or two outcomes that never throws; stopping to listen cancels the
+  ///   fetch.
   public func callAsFunction() -> OutcomeStream<Snapshot<[Todo]>> {
     .outcomes { [repository] sink in
       if let cached = repository.cachedTodos() { sink.yield(Snapshot(cached, from: .cache)) }

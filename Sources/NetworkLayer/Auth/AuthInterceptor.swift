@@ -82,6 +82,19 @@ public final class AuthInterceptor: RequestInterceptor {
     events.stream()
   }
 
+  /// Signs `request` with the current bearer token when its endpoint requires authentication,
+  /// after waiting for a refresh if the token is known to be expired.
+  ///
+  /// Whatever `Authorization` the endpoint set is removed first, so an authenticated request
+  /// carries only the session's token, and none at all to another origin.
+  ///
+  /// - Parameters:
+  ///   - request: the request about to be sent.
+  ///   - context: the call the request belongs to.
+  /// - Returns: `request`, signed when its endpoint requires authentication.
+  /// - Throws: ``NetworkError/unauthorized`` without stored tokens, the refresh's error when the
+  ///   token could not be renewed, or ``NetworkError/cancelled`` / ``NetworkError/timeout`` when
+  ///   the call ends while it waits for a refresh.
   public func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
     guard context.requiresAuthentication else { return request }
     var request = request
@@ -94,6 +107,17 @@ public final class AuthInterceptor: RequestInterceptor {
     return request
   }
 
+  /// Answers a 401 on an authenticated endpoint: retry at once with a newer token (refreshing
+  /// once for everyone if needed), or fail when the request was already retried for
+  /// authentication or the refresh failed.
+  ///
+  /// - Parameters:
+  ///   - failure: the attempt that failed.
+  ///   - context: the call the attempt belongs to.
+  /// - Returns: ``RetryDecision/retryNow`` once a current token is available,
+  ///   ``RetryDecision/fail(_:)`` with ``NetworkError/unauthorized`` after a second 401 or with
+  ///   the refresh's error, and ``RetryDecision/doNotRetry`` for anything but a 401 on an
+  ///   authenticated endpoint.
   public func retry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {
     guard context.requiresAuthentication, case .badStatus(401, _) = failure.error else {
       return .doNotRetry

@@ -25,12 +25,15 @@ public final class InMemoryTokenStore: TokenStore {
     storage = Locked(tokens)
   }
 
+  /// The tokens last saved, or `nil` after ``clear()`` or when created without any.
   public var tokens: AuthTokens? { storage.withLock { $0 } }
 
+  /// Replaces the tokens; every later read, from any thread, sees them.
   public func save(_ tokens: AuthTokens) {
     storage.withLock { $0 = tokens }
   }
 
+  /// Forgets the tokens; every later read, from any thread, sees `nil`.
   public func clear() {
     storage.withLock { $0 = nil }
   }

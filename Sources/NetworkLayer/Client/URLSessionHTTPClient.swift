@@ -65,6 +65,14 @@ public struct URLSessionHTTPClient: HTTPClient {
     self.clock = clock
   }
 
+  /// Sends `endpoint` through the interceptors, with retries, within its deadline, and returns
+  /// its decoded response.
+  ///
+  /// - Parameter endpoint: what to request and how to read the answer.
+  /// - Returns: the decoded response of the attempt that succeeded.
+  /// - Throws: ``NetworkError/timeout`` at the deadline, ``NetworkError/cancelled`` when the
+  ///   calling task is cancelled, or the error of the last failed attempt (or the one an
+  ///   interceptor chose).
   public func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
     let call = Call(id: CallCounter.next(), started: ContinuousClock.now)
     let deadline = endpoint.deadline ?? defaultDeadline

@@ -9,6 +9,8 @@ public protocol EmptyResponse {
 
 /// The response of an endpoint that returns nothing worth decoding, such as `DELETE /todos/7`.
 public struct NoContent: Decodable, EmptyResponse, Hashable, Sendable {
+  /// The one value: an endpoint returning ``NoContent`` always succeeds with it on an accepted
+  /// status, whatever body came with it.
   public static let emptyValue = NoContent()
 
   /// Creates the empty value.
@@ -18,6 +20,8 @@ public struct NoContent: Decodable, EmptyResponse, Hashable, Sendable {
   public init(from decoder: any Decoder) throws {}
 }
 
+/// An endpoint whose response is optional succeeds with `nil` on an empty body where one is
+/// acceptable (204, 205, `HEAD`), instead of failing with ``NetworkError/noData``.
 extension Optional: EmptyResponse {
   /// An empty body decodes to `nil`.
   public static var emptyValue: Wrapped? { nil }

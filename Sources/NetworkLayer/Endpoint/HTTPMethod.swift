@@ -13,13 +13,21 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable {
     self.rawValue = rawValue.uppercased()
   }
 
+  /// `GET`: reads a resource. Idempotent.
   public static let get = HTTPMethod(rawValue: "GET")
+  /// `HEAD`: `GET` without the body, so its answer is empty. Idempotent.
   public static let head = HTTPMethod(rawValue: "HEAD")
+  /// `POST`: creates or acts. Not idempotent: sending it twice may act twice.
   public static let post = HTTPMethod(rawValue: "POST")
+  /// `PUT`: replaces a resource. Idempotent.
   public static let put = HTTPMethod(rawValue: "PUT")
+  /// `PATCH`: changes part of a resource. Not idempotent: sending it twice may act twice.
   public static let patch = HTTPMethod(rawValue: "PATCH")
+  /// `DELETE`: removes a resource. Idempotent.
   public static let delete = HTTPMethod(rawValue: "DELETE")
+  /// `OPTIONS`: asks what a resource supports. Idempotent.
   public static let options = HTTPMethod(rawValue: "OPTIONS")
+  /// `TRACE`: asks the server to echo the request back. Idempotent.
   public static let trace = HTTPMethod(rawValue: "TRACE")
 
   /// Whether RFC 9110 defines the method as idempotent, which makes it safe to retry.

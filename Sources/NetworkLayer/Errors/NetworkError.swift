@@ -41,6 +41,9 @@ public enum NetworkError: Error, Sendable, Hashable {
 }
 
 extension NetworkError: CustomStringConvertible {
+  /// A one-line account of the failure for logs and error messages: what happened in words, with
+  /// the status or transport code where there is one. Safe to log: it holds only what the case
+  /// carries, which is redacted before the error is made.
   public var description: String {
     switch self {
     case .invalidURL(let detail): "invalid URL: \(detail)"
