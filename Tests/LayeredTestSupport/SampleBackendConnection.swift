@@ -14,7 +14,17 @@ public struct SampleBackendConnection: Sendable {
     /// How the faulted request's connection or body is damaged. `reset` and `close` end the
     /// connection before any response; the others damage the body of whatever answer is sent.
     public enum Body: String, Encodable, Sendable {
-      case truncated, malformed, empty, reset, close
+      /// The answer announces its whole length but the connection ends halfway through the body.
+      case truncated
+      /// The body is replaced by text that is not valid JSON.
+      case malformed
+      /// The body is dropped.
+      case empty
+      /// The connection is dropped before any response.
+      case reset
+      /// The connection is closed cleanly before any response (in process:
+      /// `URLError.badServerResponse`).
+      case close
     }
 
     /// The request path the fault applies to, matched exactly, without the query string.
