@@ -12,6 +12,7 @@ public import Testing
 public final class LoopbackSampleAPI: Sendable {
   /// Why the server could not be started.
   public struct StartError: Error, CustomStringConvertible {
+    /// What went wrong: no python3, or what the server printed instead of its URL.
     public let description: String
   }
 

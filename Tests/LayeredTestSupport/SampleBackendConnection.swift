@@ -11,19 +11,41 @@ public import Foundation
 public struct SampleBackendConnection: Sendable {
   /// A misbehaviour for the backend to inject; see Architecture.md for the semantics.
   public struct Fault: Encodable, Sendable {
+    /// How the faulted request's connection or body is damaged. `reset` and `close` end the
+    /// connection before any response; the others damage the body of whatever answer is sent.
     public enum Body: String, Encodable, Sendable {
-      case truncated, malformed, empty, reset, close
+      /// The answer announces its whole length but the connection ends halfway through the body.
+      case truncated
+      /// The body is replaced by text that is not valid JSON.
+      case malformed
+      /// The body is dropped.
+      case empty
+      /// The connection is dropped before any response.
+      case reset
+      /// The connection is closed cleanly before any response (in process:
+      /// `URLError.badServerResponse`).
+      case close
     }
 
+    /// The request path the fault applies to, matched exactly, without the query string.
     public var path: String
+    /// The method the fault applies to; `nil` matches any method.
     public var method: String?
+    /// How many matching requests misbehave: 1 when `nil`, -1 for every one from now on.
     public var count: Int?
+    /// The status that replaces the route's answer; `nil` keeps the route's own status.
     public var status: Int?
+    /// The `Retry-After` field sent with `status`, as written.
     public var retryAfter: String?
+    /// Seconds the backend waits before answering; a client that leaves meanwhile is counted in
+    /// ``Counters/cancelled``.
     public var delay: Double?
+    /// The damage done to the connection or the body; `nil` sends the answer intact.
     public var body: Body?
+    /// The `Location` field sent with `status`, for redirect tests.
     public var location: String?
 
+    /// Creates a fault for `path`; every misbehaviour left `nil` is not injected.
     public init(
       path: String,
       method: String? = nil,
@@ -47,19 +69,26 @@ public struct SampleBackendConnection: Sendable {
 
   /// What the backend counted since it started or was reset.
   public struct Counters: Decodable, Sendable, Equatable {
+    /// Every non-control request, counted on arrival, so faulted and cancelled ones count too.
     public var requests: Int
+    /// `POST /auth/login` requests.
     public var logins: Int
+    /// `POST /auth/refresh` requests.
     public var refreshes: Int
+    /// Requests whose client left before the backend answered.
     public var cancelled: Int
     /// Requests that carried an `Authorization` header.
     public var authorized: Int
+    /// Requests per `"METHOD /path"`, keyed as sent, still percent-encoded.
     public var paths: [String: Int]
   }
 
   /// A control call got an unexpected answer.
   public struct ControlError: Error, CustomStringConvertible {
+    /// What was asked and what came back instead.
     public let description: String
 
+    /// Creates the error with its explanation.
     public init(description: String) {
       self.description = description
     }
@@ -71,6 +100,13 @@ public struct SampleBackendConnection: Sendable {
   public let session: URLSession
   private let setReachable: (@Sendable (Bool) async throws -> Void)?
 
+  /// Creates a connection to the backend at `baseURL`, reached through `session`.
+  ///
+  /// - Parameters:
+  ///   - baseURL: The backend's base URL; paths are appended to it as they are.
+  ///   - session: A session that reaches the backend.
+  ///   - setReachable: Takes the backend off the network or brings it back; `nil` for a backend
+  ///     that cannot go offline, whose ``setReachable(_:)`` then throws ``ControlError``.
   public init(
     baseURL: URL,
     session: URLSession,

@@ -14,6 +14,7 @@ public enum SampleBackendKind: String, CaseIterable, Sendable, CustomTestStringC
   /// `scripts/sample_api.py` over loopback sockets.
   case loopback
 
+  /// The kind's name, as parameterised tests show it.
   public var testDescription: String { rawValue }
 
   /// Runs `body` against a fresh backend of this kind and tears it down afterwards.

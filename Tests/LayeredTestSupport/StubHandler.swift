@@ -6,10 +6,12 @@ public import SampleBackend
 public struct StubHandler: InProcessHandler {
   private let respond: @Sendable (InProcessRequest) async -> InProcessReply
 
+  /// Creates a handler that answers every request with what `respond` returns.
   public init(_ respond: @escaping @Sendable (InProcessRequest) async -> InProcessReply) {
     self.respond = respond
   }
 
+  /// Answers with `respond`'s reply; the request reaches it unchanged.
   public func handle(_ request: InProcessRequest) async -> InProcessReply {
     await respond(request)
   }

@@ -2,6 +2,7 @@ public import DomainLayer
 import Foundation
 public import NetworkLayer
 
+/// Where the network's failures are translated into the domain's words.
 extension NetworkError {
   /// The domain's view of this failure.
   ///

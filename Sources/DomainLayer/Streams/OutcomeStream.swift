@@ -28,6 +28,8 @@ public struct OutcomeSink<Value: Sendable, Failure: Error>: Sendable {
   }
 }
 
+/// The bridges from async work to outcome streams: the only way the layers build one, so every
+/// stream of outcomes keeps the same guarantees.
 extension AsyncStream {
   /// Turns one `async throws(Failure)` call into a stream of exactly one outcome.
   ///

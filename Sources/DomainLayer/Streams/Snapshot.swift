@@ -9,7 +9,9 @@ public struct Snapshot<Value: Sendable>: Sendable {
     case server
   }
 
+  /// The value itself.
   public let value: Value
+  /// Where ``value`` came from: whether it may be out of date.
   public let source: Source
 
   /// Creates a snapshot.
@@ -19,5 +21,7 @@ public struct Snapshot<Value: Sendable>: Sendable {
   }
 }
 
+/// Snapshots are equal when both their values and their sources are.
 extension Snapshot: Equatable where Value: Equatable {}
+/// Snapshots hash their value and their source.
 extension Snapshot: Hashable where Value: Hashable {}

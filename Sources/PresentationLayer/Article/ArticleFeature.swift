@@ -6,25 +6,34 @@ public import DomainLayer
 /// `Article.placeholder`; a failure also emits ``Event/loadFailed(message:)`` once, for an alert.
 /// The next appear loads the real article.
 public struct ArticleFeature: Feature {
+  /// What the user does on the article screen.
   public enum Action: Sendable, Hashable {
+    /// The screen appeared: load the article, replacing any load still under way.
     case appeared
   }
 
+  /// What changes the article screen.
   public enum SideEffect: Sendable, Hashable {
+    /// A load went out.
     case loadStarted
+    /// The real article arrived and is shown.
     case loaded(Article)
+    /// The load failed: the placeholder is shown.
     case loadFailed
   }
 
+  /// What the article screen shows.
   public struct State: Sendable, Hashable {
     /// The article shown: the real one, or the placeholder.
     public var article = Article.placeholder
+    /// Whether a load is under way.
     public var isLoading = false
 
     /// Creates the screen showing the placeholder.
     public init() {}
   }
 
+  /// The article screen's one-shot outputs.
   public enum Event: Sendable, Hashable {
     /// The article could not be loaded; `message` is for an alert.
     case loadFailed(message: String)
@@ -32,6 +41,7 @@ public struct ArticleFeature: Feature {
 
   /// The one lane of this screen's work.
   public enum Lane: Sendable, Hashable {
+    /// Loading the article; a newer load cancels the one under way.
     case load
   }
 
@@ -42,6 +52,7 @@ public struct ArticleFeature: Feature {
     self.loadArticle = loadArticle
   }
 
+  /// Loads the article on every appear, the latest load winning.
   public func plan(for action: Action, in state: State) -> ActionPlan<Self> {
     switch action {
     case .appeared:
@@ -56,6 +67,7 @@ public struct ArticleFeature: Feature {
     }
   }
 
+  /// Folds one side effect into the screen's state.
   public static func reduce(_ state: inout State, _ effect: SideEffect) {
     switch effect {
     case .loadStarted:
@@ -71,6 +83,7 @@ public struct ArticleFeature: Feature {
 }
 
 extension ArticleFeature.State: CustomStringConvertible {
+  /// Which article is shown (its title, or the placeholder) and whether a load is under way.
   public var description: String {
     let shown = article.isPlaceholder ? "placeholder" : "\"\(article.title)\""
     return "Article(\(shown)\(isLoading ? ", loading" : ""))"

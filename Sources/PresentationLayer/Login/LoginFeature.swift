@@ -8,23 +8,37 @@ public import DomainLayer
 /// - A failure shows a message a person can read and keeps both fields as typed.
 /// - Success emits ``Event/loggedIn(_:)`` once, for navigation.
 public struct LoginFeature: Feature {
+  /// What the user does on the sign-in screen.
   public enum Action: Sendable, Hashable {
+    /// The user edited the username field; carries the whole text.
     case usernameChanged(String)
+    /// The user edited the password field; carries the whole text.
     case passwordChanged(String)
+    /// The user tapped the button; ignored unless ``State/isLoginEnabled``.
     case logInTapped
   }
 
+  /// What changes the sign-in form.
   public enum SideEffect: Sendable, Hashable {
+    /// The username field now holds this text.
     case usernameChanged(String)
+    /// The password field now holds this text.
     case passwordChanged(String)
+    /// A login went out: the button is disabled and the last error is cleared.
     case loginStarted
+    /// The login succeeded: the password is forgotten.
     case loginSucceeded
+    /// The login failed: `message` says why, in words for the user, and both fields are kept.
     case loginFailed(message: String)
   }
 
+  /// What the sign-in screen shows.
   public struct State: Sendable, Hashable {
+    /// The username as typed.
     public var username = ""
+    /// The password as typed; forgotten after a successful login, and never printed or dumped.
     public var password = ""
+    /// Whether a login is in flight; while it is, the button is disabled and taps do nothing.
     public var isLoggingIn = false
     /// Why the last attempt failed, in words for the user; `nil` when there is nothing to say.
     public var errorMessage: String?
@@ -38,6 +52,7 @@ public struct LoginFeature: Feature {
     }
   }
 
+  /// The sign-in screen's one-shot outputs.
   public enum Event: Sendable, Hashable {
     /// Signed in: move on to the app.
     case loggedIn(User)
@@ -45,6 +60,7 @@ public struct LoginFeature: Feature {
 
   /// The one lane of this screen's work.
   public enum Lane: Sendable, Hashable {
+    /// The login request; a tap while one is in flight is dropped.
     case login
   }
 
@@ -55,6 +71,8 @@ public struct LoginFeature: Feature {
     self.logIn = logIn
   }
 
+  /// Applies field edits at once, and starts a login for a tap unless the button is disabled or
+  /// a login is already in flight.
   public func plan(for action: Action, in state: State) -> ActionPlan<Self> {
     switch action {
     case .usernameChanged(let username):
@@ -74,6 +92,7 @@ public struct LoginFeature: Feature {
     }
   }
 
+  /// Folds one side effect into the form.
   public static func reduce(_ state: inout State, _ effect: SideEffect) {
     switch effect {
     case .usernameChanged(let username):

@@ -9,7 +9,9 @@ import LayeredSupport
 /// at its own pace; cancelling an observer's Task ends its iteration. An observer off the main
 /// actor hops to it to take each state, so a burst of sends costs it one state, not one per send.
 public struct StateStream<State: Sendable>: AsyncSequence, Sendable {
+  /// Each element is a whole state, never a change to one.
   public typealias Element = State
+  /// Observing never fails: the sequence only ends.
   public typealias Failure = Never
 
   private let source: ConflatedBroadcaster<State>
@@ -40,6 +42,8 @@ public struct StateStream<State: Sendable>: AsyncSequence, Sendable {
       return next.value
     }
 
+    /// The same as ``next(isolation:)`` without an isolation to stay on, for callers that
+    /// predate `AsyncIteratorProtocol`'s isolated requirement.
     public mutating func next() async -> State? {
       await next(isolation: nil)
     }

@@ -12,30 +12,53 @@ public import DomainLayer
 /// - When the session ends, ``Event/sessionEnded`` sends the user to sign in, once, however many
 ///   pieces of work learn of it.
 public struct TodoListFeature: Feature {
+  /// What the user does on the todo-list screen.
   public enum Action: Sendable, Hashable {
+    /// The screen appeared: show the cached list, then the fresh one, and watch the session.
     case appeared
+    /// The user asked for a fresh list; a load still under way is replaced.
     case refresh
+    /// The user tapped a todo's checkbox: the row flips at once. A tap on a todo that is not in
+    /// the list does nothing.
     case toggle(id: Int)
+    /// The user edited the new todo's title; carries the whole text.
     case newTitleChanged(String)
+    /// The user tapped create; does nothing while a create is in flight.
     case createTapped
   }
 
+  /// What changes the todo-list screen.
   public enum SideEffect: Sendable, Hashable {
+    /// A load went out: the screen shows it is loading and keeps the list shown.
     case loadStarted
+    /// A list arrived, from the cache or (`isFresh`) from the server, which ends the load. Toggles
+    /// still in flight stay flipped on top of it.
     case listReceived([Todo], isFresh: Bool)
+    /// The load failed: `message` is shown and the list stays as it was.
     case loadFailed(message: String)
+    /// A toggle went out: its row flips at once.
     case toggleStarted(id: Int)
+    /// The server accepted a toggle: the row shows the server's todo, with the toggles still in
+    /// flight on top.
     case toggleConfirmed(Todo)
+    /// The server refused a toggle: its flip is undone and `message` is shown.
     case toggleFailed(id: Int, message: String)
+    /// The new todo's title now holds this text.
     case newTitleChanged(String)
+    /// A create went out: further taps on create do nothing until it ends.
     case createStarted
+    /// The todo was created: it joins the end of the list and the title is cleared.
     case created(Todo)
+    /// Creating failed: the typed title is kept and `message` is shown.
     case createFailed(message: String)
+    /// The session ended; recorded once, however many pieces of work learnt of it.
     case sessionEnded
   }
 
+  /// What the todo-list screen shows.
   public typealias State = TodoListState
 
+  /// The todo-list screen's one-shot outputs.
   public enum Event: Sendable, Hashable {
     /// The session ended: show the sign-in screen.
     case sessionEnded
@@ -43,10 +66,13 @@ public struct TodoListFeature: Feature {
 
   /// The groups of this screen's work.
   public enum Lane: Sendable, Hashable {
+    /// Loading the list; a newer load cancels the one under way.
     case load
+    /// Watching the session, for as long as the screen lives.
     case session
     /// Toggles of one todo, which are queued behind each other.
     case toggle(id: Int)
+    /// Creating a todo; a tap while one is in flight is dropped.
     case create
   }
 
@@ -70,6 +96,8 @@ public struct TodoListFeature: Feature {
     self.observeSession = observeSession
   }
 
+  /// Loads on appear and refresh (latest wins), flips a toggled row at once and queues its
+  /// request behind the todo's earlier toggles, and creates unless a create is in flight.
   public func plan(for action: Action, in state: State) -> ActionPlan<Self> {
     switch action {
     case .appeared:
@@ -124,6 +152,7 @@ public struct TodoListFeature: Feature {
     }
   }
 
+  /// Folds one side effect into the screen's state.
   public static func reduce(_ state: inout State, _ effect: SideEffect) {
     switch effect {
     case .loadStarted:

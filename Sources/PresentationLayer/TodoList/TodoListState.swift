@@ -16,9 +16,11 @@ public struct TodoListState: Sendable, Hashable {
 
   /// The list as shown, including optimistic changes not yet confirmed.
   public var todos: [Todo] = []
+  /// Where loading stands; ``todos`` is shown in every phase.
   public var phase: Phase = .idle
   /// The title being typed for a new todo; kept when creating fails, so nothing typed is lost.
   public var newTitle = ""
+  /// Whether a create is in flight; while it is, tapping create does nothing.
   public var isCreating = false
   /// A message about the last failed change, in words for the user.
   public var message: String?
@@ -34,6 +36,7 @@ public struct TodoListState: Sendable, Hashable {
 }
 
 extension TodoListState: CustomStringConvertible {
+  /// A one-line summary for logs and test failures: the phase, counts and flags, not every todo.
   public var description: String {
     let phase: String =
       switch phase {

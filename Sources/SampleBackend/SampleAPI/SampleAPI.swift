@@ -28,6 +28,8 @@ public final class SampleAPI: InProcessHandler {
     InProcessURLProtocol.mount(self)
   }
 
+  /// Answers one request as the contract says: control hooks first, then (counted on arrival)
+  /// any injected fault, then the route, including those added with ``register(_:)``.
   public func handle(_ request: InProcessRequest) async -> InProcessReply {
     if request.path.hasPrefix("/_control/") {
       return .respond(control(request))

@@ -10,6 +10,7 @@ public struct SampleRoute: Sendable {
     /// The clashing route, as `METHOD /template`.
     public let route: String
 
+    /// Names the clashing route, for the failure message of the code that registered it.
     public var description: String { "the sample API already serves \(route)" }
   }
 
