@@ -20,7 +20,12 @@ import LayeredSupport
 ///   there means "time out at once";
 /// - cancelling the calling task cancels the request in flight or the pending retry, and the
 ///   call ends with ``NetworkError/cancelled``;
-/// - credentials are only sent to the base URL's origin, also when the server redirects;
+/// - credentials are only sent to the base URL's origin, also when the server redirects: a
+///   redirect to another origin carries no credential header, and the session's cookie jar adds
+///   no cookies unless `sendsCookies` is set;
+/// - a response body larger than the endpoint's or the client's `maximumResponseSize` stops the
+///   transfer at once with ``NetworkError/responseTooLarge(limit:)``;
+/// - a 401 is delivered as a 401, promptly, whatever its `WWW-Authenticate` scheme;
 /// - monitors see every attempt, retry and outcome, with credentials already redacted.
 public struct URLSessionHTTPClient: HTTPClient {
   private let baseURL: URL
@@ -40,17 +45,28 @@ public struct URLSessionHTTPClient: HTTPClient {
   ///   - monitors: receivers of ``NetworkEvent``s.
   ///   - defaultDeadline: the deadline of endpoints that do not set their own.
   ///   - clock: the clock for deadlines and retry waits; tests pass a manual one.
+  ///   - maximumResponseSize: the largest response body, in bytes, of endpoints that do not set
+  ///     their own (``Endpoint/maximumResponseSize``); see ``defaultMaximumResponseSize``.
+  ///   - sendsCookies: whether the session's cookie jar may add its cookies to requests. Off by
+  ///     default: an API client sends what its endpoints and interceptors say, nothing else.
   public init(
     baseURL: URL,
     session: URLSession,
     interceptors: [any RequestInterceptor] = [],
     monitors: [any NetworkEventMonitor] = [],
     defaultDeadline: Duration = .seconds(60),
-    clock: any Clock<Duration> = ContinuousClock()
+    clock: any Clock<Duration> = ContinuousClock(),
+    maximumResponseSize: Int = URLSessionHTTPClient.defaultMaximumResponseSize,
+    sendsCookies: Bool = false
   ) {
     self.baseURL = baseURL
     self.builder = RequestBuilder(baseURL: baseURL)
-    self.transport = URLSessionTransport(session: session, credentialOrigin: Origin(baseURL))
+    self.transport = URLSessionTransport(
+      session: session,
+      credentialOrigin: Origin(baseURL),
+      maximumResponseSize: maximumResponseSize,
+      sendsCookies: sendsCookies
+    )
     self.interceptors = interceptors
     self.monitors = monitors
     self.defaultDeadline = defaultDeadline
@@ -96,7 +112,8 @@ public struct URLSessionHTTPClient: HTTPClient {
       let sentAt = ContinuousClock.now
       let failure: AttemptFailure
       do throws(NetworkError) {
-        let (body, response) = try await transport.send(request)
+        let (body, response) = try await transport.send(
+          request, maximumResponseSize: endpoint.maximumResponseSize)
         report(
           .responseReceived(
             summary,

@@ -1,0 +1,79 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A session whose every task reports to its own ``Transfer``.
+///
+/// swift-corelibs-foundation streams a task's body to a delegate only when the delegate is the
+/// session's: a task delegate set with `task.delegate` gets redirects and challenges but no
+/// data, and the completion-handler variants buffer the whole body before anyone can count it.
+/// So the transport runs its requests on a session of its own, built from the caller's
+/// configuration, whose delegate hands each callback to the task's ``Transfer``.
+final class DelegatingSession: Sendable {
+  let session: URLSession
+
+  init(configuration: URLSessionConfiguration) {
+    session = URLSession(configuration: configuration, delegate: Router(), delegateQueue: nil)
+  }
+
+  deinit {
+    // A session keeps its delegate until it is invalidated; tasks in flight still finish.
+    session.finishTasksAndInvalidate()
+  }
+}
+
+/// Forwards each task's callbacks to the ``Transfer`` stored as the task's delegate.
+private final class Router: NSObject, URLSessionDataDelegate, Sendable {
+  func urlSession(
+    _ session: URLSession,
+    dataTask: URLSessionDataTask,
+    didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    guard let transfer = dataTask.delegate as? Transfer else {
+      completionHandler(.cancel)
+      return
+    }
+    transfer.urlSession(
+      session, dataTask: dataTask, didReceive: response, completionHandler: completionHandler)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    (dataTask.delegate as? Transfer)?.urlSession(session, dataTask: dataTask, didReceive: data)
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    (task.delegate as? Transfer)?.urlSession(session, task: task, didCompleteWithError: error)
+  }
+
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    didReceive challenge: URLAuthenticationChallenge,
+    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+  ) {
+    guard let transfer = task.delegate as? Transfer else {
+      completionHandler(.performDefaultHandling, nil)
+      return
+    }
+    transfer.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
+  }
+
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest,
+    completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    guard let transfer = task.delegate as? Transfer else {
+      completionHandler(request)
+      return
+    }
+    transfer.urlSession(
+      session, task: task, willPerformHTTPRedirection: response, newRequest: request,
+      completionHandler: completionHandler)
+  }
+}
