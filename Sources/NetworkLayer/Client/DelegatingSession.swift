@@ -14,7 +14,18 @@ import Foundation
 final class DelegatingSession: Sendable {
   let session: URLSession
 
-  init(configuration: URLSessionConfiguration) {
+  /// - Parameters:
+  ///   - configuration: the caller's configuration (protocol classes, proxies, headers…).
+  ///   - sendsCookies: whether the configuration's cookie jar is used at all.
+  ///     swift-corelibs-foundation ignores a request's `httpShouldHandleCookies`, so without
+  ///     it the jar is removed from the session.
+  init(configuration original: URLSessionConfiguration, sendsCookies: Bool) {
+    // A copy: the caller's configuration object may be shared with their own sessions.
+    let configuration = (original.copy() as? URLSessionConfiguration) ?? original
+    if !sendsCookies {
+      configuration.httpShouldSetCookies = false
+      configuration.httpCookieStorage = nil
+    }
     session = URLSession(configuration: configuration, delegate: Router(), delegateQueue: nil)
   }
 

@@ -10,10 +10,18 @@ import Foundation
 ///   header ``Redactor`` treats as one (`Authorization`, `Proxy-Authorization`, `Cookie`,
 ///   API-key and token headers) is dropped, so a server cannot bounce a request, and the user's
 ///   secrets with it, to a host of its choosing.
-/// - A 307 or 308 repeats the request as it was: same method, same body. Foundation keeps the
-///   method but can lose the body on the way.
+/// - A 307 or 308 repeats the request as it was: same method, same body. swift-corelibs-foundation
+///   keeps the method but sends an empty body, so the transport sends the repeat itself.
 struct RedirectRule: Sendable {
   let credentialOrigin: Origin
+
+  /// The most redirects the transport follows itself for one request.
+  static let maximumRepeats = 16
+
+  /// Whether a redirect with `status` repeats the request with its method and body.
+  static func repeatsRequest(_ status: Int) -> Bool {
+    status == 307 || status == 308
+  }
 
   /// The request to send for a redirect answered by `response`, given the request first sent
   /// and the one Foundation proposes.
@@ -23,7 +31,7 @@ struct RedirectRule: Sendable {
     proposed: URLRequest
   ) -> URLRequest {
     var next = proposed
-    if [307, 308].contains(response.statusCode) {
+    if Self.repeatsRequest(response.statusCode) {
       next.httpMethod = original.httpMethod
       if let body = original.httpBody { next.httpBody = body }
       for (name, value) in original.allHTTPHeaderFields ?? [:]

@@ -14,7 +14,15 @@ import LayeredSupport
 /// `URLError(.cancelled)` of a task this object stopped) is ignored, so a cancellation the
 /// transport caused never reaches the caller as ``NetworkError/cancelled``.
 final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
-  typealias Outcome = Result<(Data, HTTPURLResponse), NetworkError>
+  /// How one task ended.
+  enum Outcome: Sendable {
+    /// The final response and its whole body.
+    case response(Data, HTTPURLResponse)
+    /// A 307 or 308 whose repeat the transport sends itself, as a new task: Foundation would
+    /// follow it with the right method but an empty body.
+    case redirect(URLRequest)
+    case failure(NetworkError)
+  }
 
   private enum Phase {
     /// Created; the task does not exist yet.
@@ -30,6 +38,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
     var continuation: CheckedContinuation<Outcome, Never>?
     var response: HTTPURLResponse?
     var body = Data()
+    var redirect: URLRequest?
   }
 
   private let state = Locked(State())
@@ -117,12 +126,16 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
       finish(.failure(Self.networkError(for: error)))
       return
     }
-    let (response, body) = state.withLock { ($0.response ?? task.response as? HTTPURLResponse, $0.body) }
-    guard let response else {
-      finish(.failure(.invalidResponse))
-      return
+    let (response, body, redirect) = state.withLock {
+      ($0.response ?? task.response as? HTTPURLResponse, $0.body, $0.redirect)
     }
-    finish(.success((body, response)))
+    if let redirect {
+      finish(.redirect(redirect))
+    } else if let response {
+      finish(.response(body, response))
+    } else {
+      finish(.failure(.invalidResponse))
+    }
   }
 
   func urlSession(
@@ -141,7 +154,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
     // keeps the cancellation from reaching the caller.
     let (stored, body) = state.withLock { ($0.response, $0.body) }
     if let response = (challenge.failureResponse as? HTTPURLResponse) ?? stored {
-      finish(.success((body, response)))
+      finish(.response(body, response))
     } else {
       finish(.failure(.invalidResponse))
     }
@@ -155,11 +168,16 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
     newRequest request: URLRequest,
     completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
+    let next = redirectRule.request(following: response, from: originalRequest, proposed: request)
+    let repeatsRequest = RedirectRule.repeatsRequest(response.statusCode)
     state.withLock { state in
       state.response = nil
       state.body = Data()
+      if repeatsRequest { state.redirect = next }
     }
-    completionHandler(redirectRule.request(following: response, from: originalRequest, proposed: request))
+    // `nil` makes Foundation end this task with the redirect response; the transport then sends
+    // `next` as a task of its own, body included.
+    completionHandler(repeatsRequest ? nil : next)
   }
 
   // MARK: Ending
@@ -172,6 +190,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
       var task: URLSessionTask?
       if case .running(let running) = state.phase { task = running }
       state.phase = .finished
+      state.redirect = nil
       defer { state.continuation = nil }
       // The body is handed over (or dropped) now, so a stopped flood frees its memory at once.
       state.body = Data()

@@ -37,7 +37,7 @@ struct URLSessionTransport: Sendable {
   let sendsCookies: Bool
 
   init(session: URLSession, credentialOrigin: Origin, maximumResponseSize: Int, sendsCookies: Bool) {
-    self.delegating = DelegatingSession(configuration: session.configuration)
+    self.delegating = DelegatingSession(configuration: session.configuration, sendsCookies: sendsCookies)
     self.credentialOrigin = credentialOrigin
     self.maximumResponseSize = maximumResponseSize
     self.sendsCookies = sendsCookies
@@ -53,13 +53,34 @@ struct URLSessionTransport: Sendable {
   ) async throws(NetworkError) -> (Data, HTTPURLResponse) {
     var request = request
     request.httpShouldHandleCookies = sendsCookies
+    let limit = max(0, maximumResponseSize ?? self.maximumResponseSize)
+    var repeats = 0
+    while true {
+      switch await run(request, limit: limit) {
+      case .response(let body, let response):
+        return (body, response)
+      case .failure(let error):
+        throw error
+      case .redirect(let next):
+        repeats += 1
+        guard repeats <= RedirectRule.maximumRepeats else {
+          throw .transport(code: URLError.httpTooManyRedirects.rawValue)
+        }
+        if Task.isCancelled { throw .cancelled }
+        request = next
+      }
+    }
+  }
+
+  /// Runs one data task for `request`.
+  private func run(_ request: URLRequest, limit: Int) async -> Transfer.Outcome {
     let transfer = Transfer(
       originalRequest: request,
       redirectRule: RedirectRule(credentialOrigin: credentialOrigin),
-      maximumResponseSize: max(0, maximumResponseSize ?? self.maximumResponseSize)
+      maximumResponseSize: limit
     )
     let session = delegating.session
-    let result = await withTaskCancellationHandler {
+    return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         guard transfer.begin(continuation) else { return }
         let task = session.dataTask(with: request)
@@ -69,6 +90,5 @@ struct URLSessionTransport: Sendable {
     } onCancel: {
       transfer.cancel()
     }
-    return try result.get()
   }
 }
