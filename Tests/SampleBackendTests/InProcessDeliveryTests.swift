@@ -30,20 +30,17 @@ struct InProcessDeliveryTests {
       // lost by the protocol itself.
       let session = mount.makeSession()
       let request = URLRequest(url: mount.baseURL.appendingPathComponent("requests/\(index)"))
-      if await Self.status(of: request, on: session, waitingAtMost: .seconds(3)) != 200 {
+      if await Self.status(of: request, on: session, waitingAtMost: .seconds(15)) != 200 {
         unanswered.append(index)
       }
       session.finishTasksAndInvalidate()
       // A few lost requests prove the point; waiting for hundreds would only slow the failure.
-      if unanswered.count == 5 { break }
+      if unanswered.count == 3 { break }
     }
-    // Through the work queue nothing may be lost. Directly, Foundation's own unsynchronised
-    // task state can still, rarely, lose a callback made off its queue (once in 500 under
-    // ThreadSanitizer), which is why Linux uses the work queue; the protocol's former race lost
-    // 5 of the first 58 requests.
-    #expect(
-      unanswered.count <= (deliveringDirectly ? 2 : 0), "requests without an answer within 3 s: \(unanswered)"
-    )
+    // 15 s is far beyond any answer on a loaded machine (a stub answers in microseconds; the
+    // loopback floods of other suites can starve the process for seconds): a request without
+    // an answer by then was dropped. The protocol's former race dropped 5 of the first 58.
+    #expect(unanswered.isEmpty, "requests without an answer within 15 s: \(unanswered)")
   }
 
   #if canImport(FoundationNetworking)
