@@ -626,7 +626,7 @@ class SampleAPI:
 
 PROBE_PREFIX = "/_probe/"
 FLOOD_CHUNK = b"x" * 65536
-FLOOD_CAP = 4 * 1024 * 1024 * 1024  # bytes; a flood nobody stops still ends
+FLOOD_CAP = 1024 * 1024 * 1024  # bytes; a flood nobody stops still ends, and soon
 
 
 class TransportProbes:
