@@ -9,6 +9,16 @@ final class ResidentMemory: @unchecked Sendable {
   private let stop = DispatchSemaphore(value: 0)
   private let finished = DispatchSemaphore(value: 0)
 
+  /// Whether this process runs under ThreadSanitizer, whose runtime defines `__tsan_init`.
+  static let isSanitized: Bool = {
+    #if os(Linux)
+      // RTLD_DEFAULT: search every object loaded into the process.
+      return dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+    #else
+      return false
+    #endif
+  }()
+
   /// The current resident set size in bytes.
   static func current() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),

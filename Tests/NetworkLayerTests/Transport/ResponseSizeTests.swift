@@ -85,12 +85,15 @@ struct ResponseFloodTests {
       // the flood itself saturates a small machine, and corelibs lets the data task's cancel
       // through only between libcurl reads.
       #expect(result == .failure(.responseTooLarge(limit: limit)))
-      // Generous for a shared test process (and ThreadSanitizer's shadow memory, which more than
-      // doubles it); an unlimited flood would hold gigabytes after 2 s.
-      #expect(growth < 768 * 1024 * 1024, "peak resident growth \(growth) bytes")
+      // Generous for a shared test process; an unlimited flood would hold a gigabyte. Not
+      // asserted under ThreadSanitizer: its shadow memory, and callbacks slowed until
+      // Foundation's queued data piles up, make the figure meaningless there.
+      if !ResidentMemory.isSanitized {
+        #expect(growth < 256 * 1024 * 1024, "peak resident growth \(growth) bytes")
+      }
       let log = try await connection.probeLog { !$0.floods.isEmpty }
       print(
-        "flood \(path): \(result) after \(elapsed), peak RSS growth \(growth / 1024) KiB, server sent \((log.floods.first?.bytesSent ?? 0) / 1024) KiB before the client left"
+        "flood \(path)\(ResidentMemory.isSanitized ? " (TSan)" : ""): \(result) after \(elapsed), peak RSS growth \(growth / 1024) KiB, server sent \((log.floods.first?.bytesSent ?? 0) / 1024) KiB before the client left"
       )
     }
   }
