@@ -43,6 +43,8 @@ Control hooks for tests (never counted, faulted or protected):
     ANY    /_control/echo          answers ?status= (default 400) echoing the request;
                                    ?part=body|query|path|header:<name> echoes only those,
                                    each ?contentType= is sent as a Content-Type header
+Transport probes (``/_probe/``, see TransportProbes): 401 challenges,
+floods, and an echo and a redirect that record what arrived.
 
 Python standard library only; runs on Python 3.9+.
 """
@@ -779,6 +781,131 @@ class SampleAPI:
 
 
 # ---------------------------------------------------------------------------
+# Transport probes: what only the client's transport can get wrong
+# ---------------------------------------------------------------------------
+
+PROBE_PREFIX = "/_probe/"
+FLOOD_CHUNK = b"x" * 65536
+FLOOD_CAP = 1024 * 1024 * 1024  # bytes; a flood nobody stops still ends, and soon
+
+
+class TransportProbes:
+    """Hooks for the transport tests, all under ``/_probe/``; never counted or faulted.
+
+        POST /_probe/challenge  {"path", "scheme", "count"?}: the next `count`
+                                (default 1) requests for `path` answer 401 with
+                                `WWW-Authenticate: <scheme>`
+        ANY  /_probe/echo       records the request; answers {"echo": true}
+        ANY  /_probe/redirect   ?status=307&to=<url>: records the request and
+                                redirects it to `to`
+        GET  /_probe/flood      ?length=<bytes>: a body that never ends (or
+                                announces `length` and sends up to it) as fast
+                                as the socket takes it; without `length`, no
+                                Content-Length and the connection closes
+        GET  /_probe/log        what arrived: {"received": [{"method", "path",
+                                "headers", "body"}], "challenged", "floods":
+                                [{"bytesSent", "clientLeft", "seconds"}]}
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.challenges: Dict[str, List[Any]] = {}  # path -> [scheme, remaining]
+        self.received: List[dict] = []
+        self.challenged = 0
+        self.floods: List[dict] = []
+
+    def handle(self, handler: "SampleRequestHandler", request: Request) -> bool:
+        """Answer `request` if it is a probe's; return whether it was."""
+        if request.path.startswith(PROBE_PREFIX):
+            name = request.path[len(PROBE_PREFIX):]
+            action = {
+                "challenge": self._add_challenge, "echo": self._echo,
+                "redirect": self._redirect, "flood": self._flood, "log": self._log,
+            }.get(name)
+            if action is None:
+                handler._send(error_response(404, "no such probe"))
+            else:
+                action(handler, request)
+            return True
+        with self.lock:
+            pending = self.challenges.get(request.path)
+            if pending is None:
+                return False
+            scheme = pending[0]
+            pending[1] -= 1
+            if pending[1] == 0:
+                del self.challenges[request.path]
+            self.challenged += 1
+        handler._send(error_response(401, "authentication required", [("WWW-Authenticate", scheme)]))
+        return True
+
+    def _add_challenge(self, handler: "SampleRequestHandler", request: Request) -> None:
+        try:
+            payload = parse_json_object(request.body)
+            path = get_field(payload, "path", is_string, "a string", required=True)
+            scheme = get_field(payload, "scheme", is_string, "a string", required=True)
+            count = get_field(payload, "count", is_integer, "an integer") or 1
+        except HTTPError as error:
+            handler._send(error_response(error.status, error.message))
+            return
+        with self.lock:
+            self.challenges[path] = [scheme, count]
+        handler._send(Response(201))
+
+    def _record(self, request: Request) -> None:
+        entry = {
+            "method": request.method,
+            "path": request.path,
+            "headers": {name.lower(): value for name, value in request.headers.items()},
+            "body": request.body.decode("utf-8", errors="replace"),
+        }
+        with self.lock:
+            self.received.append(entry)
+
+    def _echo(self, handler: "SampleRequestHandler", request: Request) -> None:
+        self._record(request)
+        handler._send(json_response(200, {"echo": True}))
+
+    def _redirect(self, handler: "SampleRequestHandler", request: Request) -> None:
+        self._record(request)
+        status = int(query_value(request, "status") or "307")
+        target = query_value(request, "to") or "/"
+        handler._send(error_response(status, "moved", [("Location", target)]))
+
+    def _log(self, handler: "SampleRequestHandler", request: Request) -> None:
+        with self.lock:
+            value = {"received": list(self.received), "challenged": self.challenged,
+                     "floods": list(self.floods)}
+        handler._send(json_response(200, value))
+
+    def _flood(self, handler: "SampleRequestHandler", request: Request) -> None:
+        length_text = query_value(request, "length")
+        length = int(length_text) if length_text else None
+        lines = [f"{handler.protocol_version} 200 OK", "Content-Type: application/json"]
+        if length is None:
+            lines.append("Connection: close")
+        else:
+            lines.append(f"Content-Length: {length}")
+        handler.close_connection = True
+        limit = FLOOD_CAP if length is None else min(length, FLOOD_CAP)
+        started = time.monotonic()
+        sent = 0
+        client_left = False
+        try:
+            handler.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+            handler.wfile.flush()
+            while sent < limit:
+                chunk = FLOOD_CHUNK[: limit - sent]
+                handler.connection.sendall(chunk)
+                sent += len(chunk)
+        except OSError:
+            client_left = True
+        with self.lock:
+            self.floods.append({"bytesSent": sent, "clientLeft": client_left,
+                                "seconds": time.monotonic() - started})
+
+
+# ---------------------------------------------------------------------------
 # HTTP transport
 # ---------------------------------------------------------------------------
 
@@ -814,6 +941,9 @@ class SampleRequestHandler(BaseHTTPRequestHandler):
 
         if path.startswith(CONTROL_PREFIX) or path == CONTROL_PREFIX.rstrip("/"):
             self._send(api.control_router.dispatch(request))
+            return
+
+        if self.server.probes.handle(self, request):
             return
 
         fault = api.begin_request(self.command, path, "Authorization" in self.headers)
@@ -967,6 +1097,7 @@ class SampleServer(ThreadingHTTPServer):
     def __init__(self, address: Tuple[str, int], api: SampleAPI, verbose: bool = False):
         self.api = api
         self.verbose = verbose
+        self.probes = TransportProbes()
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, SampleRequestHandler)

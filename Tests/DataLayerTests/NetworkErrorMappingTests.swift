@@ -31,6 +31,7 @@ struct NetworkErrorMappingTests {
       .decodingFailed(path: "[0].title", reason: "expected String"),
       .unacceptableContentType(received: "text/html", accepted: "application/json"),
       .invalidResponse,
+      .responseTooLarge(limit: 1_024),
     ]
   )
   func unreadable(network: NetworkError) {

@@ -24,7 +24,7 @@ extension NetworkError {
       return .server(status: code)
     case .badStatus(let code, _):
       return .unexpected(reason: "HTTP status \(code)")
-    case .noData, .decodingFailed, .unacceptableContentType, .invalidResponse:
+    case .noData, .decodingFailed, .unacceptableContentType, .invalidResponse, .responseTooLarge:
       return .invalidData(reason: description)
     case .invalidURL, .invalidRequest:
       return .unexpected(reason: description)

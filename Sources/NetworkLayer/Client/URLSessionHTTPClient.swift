@@ -28,7 +28,12 @@ import LayeredSupport
 ///   refresh), and the transport never resumes a task whose call is already cancelled;
 /// - a finished call keeps nothing alive: its deadline timer is released when the call ends, not
 ///   when the deadline would have passed;
-/// - credentials are only sent to the base URL's origin, also when the server redirects;
+/// - credentials are only sent to the base URL's origin, also when the server redirects: a
+///   redirect to another origin carries no credential header, and the session's cookie jar adds
+///   no cookies unless `sendsCookies` is set;
+/// - a response body larger than the endpoint's or the client's `maximumResponseSize` ends the
+///   call at once with ``NetworkError/responseTooLarge(limit:)`` and cancels the transfer;
+/// - a 401 is delivered as a 401, promptly, whatever its `WWW-Authenticate` scheme;
 /// - monitors see every attempt, retry and outcome, with credentials already redacted.
 public struct URLSessionHTTPClient: HTTPClient {
   private let baseURL: URL
@@ -48,17 +53,28 @@ public struct URLSessionHTTPClient: HTTPClient {
   ///   - monitors: receivers of ``NetworkEvent``s.
   ///   - defaultDeadline: the deadline of endpoints that do not set their own.
   ///   - clock: the clock for deadlines and retry waits; tests pass a manual one.
+  ///   - maximumResponseSize: the largest response body, in bytes, of endpoints that do not set
+  ///     their own (``Endpoint/maximumResponseSize``); see ``defaultMaximumResponseSize``.
+  ///   - sendsCookies: whether the session's cookie jar may add its cookies to requests. Off by
+  ///     default: an API client sends what its endpoints and interceptors say, nothing else.
   public init(
     baseURL: URL,
     session: URLSession,
     interceptors: [any RequestInterceptor] = [],
     monitors: [any NetworkEventMonitor] = [],
     defaultDeadline: Duration = .seconds(60),
-    clock: any Clock<Duration> = ContinuousClock()
+    clock: any Clock<Duration> = ContinuousClock(),
+    maximumResponseSize: Int = URLSessionHTTPClient.defaultMaximumResponseSize,
+    sendsCookies: Bool = false
   ) {
     self.baseURL = baseURL
     self.builder = RequestBuilder(baseURL: baseURL)
-    self.transport = URLSessionTransport(session: session, credentialOrigin: Origin(baseURL))
+    self.transport = URLSessionTransport(
+      session: session,
+      credentialOrigin: Origin(baseURL),
+      maximumResponseSize: maximumResponseSize,
+      sendsCookies: sendsCookies
+    )
     self.interceptors = interceptors
     self.monitors = monitors
     self.defaultDeadline = defaultDeadline
@@ -116,7 +132,8 @@ public struct URLSessionHTTPClient: HTTPClient {
       let sentAt = ContinuousClock.now
       let failure: AttemptFailure
       do throws(NetworkError) {
-        let (body, response) = try await transport.send(request)
+        let (body, response) = try await transport.send(
+          request, maximumResponseSize: endpoint.maximumResponseSize)
         report(
           .responseReceived(
             summary,

@@ -7,106 +7,88 @@ import LayeredSupport
 
 /// Runs one `URLRequest` on a `URLSession` and bridges it to async/await with typed errors.
 ///
-/// It uses a completion-handler data task rather than `URLSession.data(for:)` so that it owns
-/// cancellation: when the calling task is cancelled, the data task is cancelled from another
-/// queue. Cancelling it on the calling queue from inside the cancellation handler can deadlock
-/// on swift-corelibs-foundation (issue 5412). Cancellation surfaces from Foundation either as
-/// `CancellationError` or as `URLError(.cancelled)`; both become ``NetworkError/cancelled``.
+/// Each request gets a ``Transfer`` as its task delegate, which owns everything Foundation's
+/// convenience APIs would decide on their own:
+/// - the body is counted while it arrives; a body larger than the limit (announced by
+///   `Content-Length` or only discovered while streaming) stops the transfer at once with
+///   ``NetworkError/responseTooLarge(limit:)``, so memory stays near the limit whatever the
+///   server sends;
+/// - an authentication challenge (`WWW-Authenticate: Basic`, `Digest`, or any other scheme) is
+///   answered by delivering the 401 response itself, at once. Left to swift-corelibs-foundation,
+///   such a 401 never completes (issue 5456), so the auth interceptor would never see it;
+/// - a redirect that leaves the request's origin carries no credential header (see
+///   ``RedirectRule``), and a 307 or 308 keeps the method and the body;
+/// - cancelling the calling task ends the call at once with ``NetworkError/cancelled``, without
+///   waiting for Foundation to confirm. The data task is cancelled from another queue:
+///   cancelling it on the calling queue from inside the cancellation handler can deadlock on
+///   swift-corelibs-foundation (issue 5412). A task cancelled before it started is never resumed.
 ///
-/// Each task gets a delegate that strips `Authorization` from a redirect to another origin, so a
-/// server cannot bounce a request, and the user's token with it, to a host of its choosing.
+/// Requests run on a session of the transport's own, built from the given session's
+/// configuration (see ``DelegatingSession``); the given session's delegate is not consulted.
+///
+/// When the transport itself stops a task (size limit, challenge), the call ends with that
+/// reason, never with ``NetworkError/cancelled``, which always means the caller cancelled.
 struct URLSessionTransport: Sendable {
-  let session: URLSession
+  private let delegating: DelegatingSession
   let credentialOrigin: Origin
+  /// The body limit of requests that do not set their own.
+  let maximumResponseSize: Int
+  /// Whether the session's cookie jar may add its cookies to requests.
+  let sendsCookies: Bool
 
-  func send(_ request: URLRequest) async throws(NetworkError) -> (Data, HTTPURLResponse) {
-    let handle = DataTaskHandle()
-    let result: Result<(Data, URLResponse), any Error> = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        let task = session.dataTask(with: request) { data, response, error in
-          if let error {
-            continuation.resume(returning: .failure(error))
-          } else if let response {
-            continuation.resume(returning: .success((data ?? Data(), response)))
-          } else {
-            continuation.resume(returning: .failure(URLError(.badServerResponse)))
-          }
+  init(session: URLSession, credentialOrigin: Origin, maximumResponseSize: Int, sendsCookies: Bool) {
+    self.delegating = DelegatingSession(configuration: session.configuration, sendsCookies: sendsCookies)
+    self.credentialOrigin = credentialOrigin
+    self.maximumResponseSize = maximumResponseSize
+    self.sendsCookies = sendsCookies
+  }
+
+  /// Sends `request` and returns the whole body and the response.
+  ///
+  /// - Parameter maximumResponseSize: the body limit for this request; `nil` uses the
+  ///   transport's own.
+  func send(
+    _ request: URLRequest,
+    maximumResponseSize: Int? = nil
+  ) async throws(NetworkError) -> (Data, HTTPURLResponse) {
+    var request = request
+    request.httpShouldHandleCookies = sendsCookies
+    let limit = max(0, maximumResponseSize ?? self.maximumResponseSize)
+    var repeats = 0
+    while true {
+      switch await run(request, limit: limit) {
+      case .response(let body, let response):
+        return (body, response)
+      case .failure(let error):
+        throw error
+      case .redirect(let next):
+        repeats += 1
+        guard repeats <= RedirectRule.maximumRepeats else {
+          throw .transport(code: URLError.httpTooManyRedirects.rawValue)
         }
-        task.delegate = RedirectGuard(credentialOrigin: credentialOrigin)
-        handle.start(task)
+        if Task.isCancelled { throw .cancelled }
+        request = next
+      }
+    }
+  }
+
+  /// Runs one data task for `request`.
+  private func run(_ request: URLRequest, limit: Int) async -> Transfer.Outcome {
+    let transfer = Transfer(
+      originalRequest: request,
+      redirectRule: RedirectRule(credentialOrigin: credentialOrigin),
+      maximumResponseSize: limit
+    )
+    let session = delegating.session
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        guard transfer.begin(continuation) else { return }
+        let task = session.dataTask(with: request)
+        task.delegate = transfer
+        transfer.start(task)
       }
     } onCancel: {
-      handle.cancel()
+      transfer.cancel()
     }
-
-    switch result {
-    case .success(let (data, response)):
-      guard let http = response as? HTTPURLResponse else { throw .invalidResponse }
-      return (data, http)
-    case .failure(let error):
-      if Task.isCancelled || error is CancellationError { throw .cancelled }
-      guard let urlError = error as? URLError else { throw .transport(code: URLError.unknown.rawValue) }
-      if urlError.code == .cancelled { throw .cancelled }
-      throw .transport(code: urlError.code.rawValue)
-    }
-  }
-}
-
-/// Holds a data task so that cancellation, which may arrive before the task exists, reaches it.
-private final class DataTaskHandle: Sendable {
-  private enum State {
-    case waiting
-    case running(URLSessionDataTask)
-    case cancelled
-  }
-
-  private let state = Locked(State.waiting)
-
-  func start(_ task: URLSessionDataTask) {
-    let wasCancelled = state.withLock { state in
-      if case .cancelled = state { return true }
-      state = .running(task)
-      return false
-    }
-    task.resume()
-    if wasCancelled { Self.cancelOffQueue(task) }
-  }
-
-  func cancel() {
-    let task: URLSessionDataTask? = state.withLock { state in
-      defer { state = .cancelled }
-      if case .running(let task) = state { return task }
-      return nil
-    }
-    if let task { Self.cancelOffQueue(task) }
-  }
-
-  private static func cancelOffQueue(_ task: URLSessionDataTask) {
-    DispatchQueue.global().async { task.cancel() }
-  }
-}
-
-/// Drops credentials from redirects that leave the API's origin.
-private final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
-  private let credentialOrigin: Origin
-
-  init(credentialOrigin: Origin) {
-    self.credentialOrigin = credentialOrigin
-  }
-
-  func urlSession(
-    _ session: URLSession,
-    task: URLSessionTask,
-    willPerformHTTPRedirection response: HTTPURLResponse,
-    newRequest request: URLRequest,
-    completionHandler: @escaping @Sendable (URLRequest?) -> Void
-  ) {
-    guard !credentialOrigin.contains(request.url) else {
-      completionHandler(request)
-      return
-    }
-    var stripped = request
-    stripped.setValue(nil, forHTTPHeaderField: "Authorization")
-    completionHandler(stripped)
   }
 }

@@ -43,6 +43,11 @@ public struct Endpoint<Response: Sendable>: Sendable {
   /// Whether a successful response must have a body. `false` for endpoints that expect nothing
   /// (`Response == NoContent`): any body is ignored and an empty one is fine with any status.
   public var expectsContent: Bool
+  /// The largest response body, in bytes, this endpoint accepts; `nil` uses the client's
+  /// `maximumResponseSize`. A larger body stops the transfer with
+  /// ``NetworkError/responseTooLarge(limit:)``. Raise it for an endpoint that downloads more than
+  /// a JSON API usually sends.
+  public var maximumResponseSize: Int? = nil
   /// Turns a successful, non-empty response body into `Response`.
   public var decode: @Sendable (Data) throws(NetworkError) -> Response
   /// Whether an empty successful body is ``emptyResponseValue`` with any status, as for raw

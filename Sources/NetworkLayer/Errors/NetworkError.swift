@@ -38,6 +38,9 @@ public enum NetworkError: Error, Sendable, Hashable {
   /// Tokens were refreshed more often than allowed in a short window: the server keeps rejecting
   /// fresh tokens, and the client stops instead of looping.
   case excessiveRefresh
+  /// The response body was larger than `limit` bytes (announced by `Content-Length` or counted
+  /// while it arrived); the transfer was stopped there.
+  case responseTooLarge(limit: Int)
 }
 
 extension NetworkError: CustomStringConvertible {
@@ -62,6 +65,7 @@ extension NetworkError: CustomStringConvertible {
     case .unauthorized: "unauthorized: no valid credentials for this request"
     case .refreshFailed(let reason): "session refresh failed: \(reason)"
     case .excessiveRefresh: "too many session refreshes in a short time"
+    case .responseTooLarge(let limit): "response too large: the body exceeds the limit of \(limit) bytes"
     }
   }
 }

@@ -17,7 +17,7 @@ public final class InProcessURLProtocol: URLProtocol {
     /// `http://<host>`: use it as the base URL of a client.
     public let baseURL: URL
     let host: String
-    let handler: any InProcessHandler
+    let handler: MountedHandler
 
     /// A configuration whose sessions route this mount's host through the handler.
     /// Caching is off so that every request reaches the handler.
@@ -45,19 +45,42 @@ public final class InProcessURLProtocol: URLProtocol {
     }
   }
 
-  private static let handlers = Locked([String: any InProcessHandler]())
-  private let loading = Locked<Task<Void, Never>?>(nil)
+  /// A handler and how its replies reach Foundation.
+  struct MountedHandler: Sendable {
+    let handler: any InProcessHandler
+    /// Calls the protocol client from the handler's thread even where Foundation's work queue is
+    /// known: the path Apple platforms always take, forced by tests so that it runs on Linux too.
+    let deliversDirectly: Bool
+  }
+
+  /// Where a request is in its life. "Not stored yet" and "stopped" are different things: a
+  /// handler may answer before `startLoading` has stored its task, and that answer is delivered.
+  private enum Loading {
+    case starting
+    case loading(Task<Void, Never>)
+    case stopped
+  }
+
+  private static let handlers = Locked([String: MountedHandler]())
+  private let loading = Locked(Loading.starting)
 
   /// Routes requests for a new, unique host to `handler`.
   public static func mount(_ handler: any InProcessHandler) -> Mount {
-    let host = "\(UUID().uuidString.lowercased()).inprocess.invalid"
-    handlers.withLock { $0[host] = handler }
-    // The host is built from a UUID, so this URL is always well-formed.
-    let baseURL = URL(string: "http://\(host)") ?? URL(fileURLWithPath: "/")
-    return Mount(baseURL: baseURL, host: host, handler: handler)
+    mount(handler, deliveringDirectly: false)
   }
 
-  private static func handler(for url: URL?) -> (any InProcessHandler)? {
+  /// Routes requests for a new, unique host to `handler`; with `deliveringDirectly`, replies
+  /// skip Foundation's work queue, as they do on Apple platforms.
+  package static func mount(_ handler: any InProcessHandler, deliveringDirectly: Bool) -> Mount {
+    let host = "\(UUID().uuidString.lowercased()).inprocess.invalid"
+    let mounted = MountedHandler(handler: handler, deliversDirectly: deliveringDirectly)
+    handlers.withLock { $0[host] = mounted }
+    // The host is built from a UUID, so this URL is always well-formed.
+    let baseURL = URL(string: "http://\(host)") ?? URL(fileURLWithPath: "/")
+    return Mount(baseURL: baseURL, host: host, handler: mounted)
+  }
+
+  private static func handler(for url: URL?) -> MountedHandler? {
     guard let host = url?.host?.lowercased() else { return nil }
     return handlers.withLock { $0[host] }
   }
@@ -72,29 +95,39 @@ public final class InProcessURLProtocol: URLProtocol {
 
   override public func startLoading() {
     let request = self.request
-    guard let url = request.url, let handler = Self.handler(for: url) else {
+    guard let url = request.url, let mounted = Self.handler(for: url) else {
       client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
       return
     }
     let parsed = Self.parse(request, url: url)
     let target = DeliveryTarget(instance: self)
-    let queue = Self.workQueue(of: task)
+    let queue = mounted.deliversDirectly ? nil : Self.workQueue(of: task)
     let loading = self.loading
     let work = Task {
-      let reply = await handler.handle(parsed)
+      let reply = await mounted.handler.handle(parsed)
       let deliver: @Sendable () -> Void = {
         // Checked on the work queue, where stopLoading also runs: a stopped request is never
-        // answered.
-        guard !loading.withLock({ $0?.isCancelled ?? true }) else { return }
+        // answered. One that is merely not stored yet is.
+        guard !loading.withLock({ if case .stopped = $0 { true } else { false } }) else { return }
         target.instance?.deliver(reply, for: url)
       }
       if let queue { queue.async(execute: deliver) } else { deliver() }
     }
-    loading.withLock { $0 = work }
+    let stoppedMeanwhile = loading.withLock { state in
+      guard case .starting = state else { return true }
+      state = .loading(work)
+      return false
+    }
+    if stoppedMeanwhile { work.cancel() }
   }
 
   override public func stopLoading() {
-    loading.withLock { $0?.cancel() }
+    let work = loading.withLock { state -> Task<Void, Never>? in
+      defer { state = .stopped }
+      guard case .loading(let work) = state else { return nil }
+      return work
+    }
+    work?.cancel()
   }
 
   /// The queue Foundation runs this task's protocol work on.
@@ -104,7 +137,7 @@ public final class InProcessURLProtocol: URLProtocol {
   /// starting and finishing, and crashes under load. Startup runs on that queue, but Foundation
   /// does not expose it, so it is looked up by reflection; where it is not found (Apple's
   /// Foundation, which has no such constraint), callbacks are made directly.
-  private static func workQueue(of task: URLSessionTask?) -> DispatchQueue? {
+  package static func workQueue(of task: URLSessionTask?) -> DispatchQueue? {
     #if canImport(FoundationNetworking)
       var mirror = task.map { Mirror(reflecting: $0) }
       while let current = mirror {

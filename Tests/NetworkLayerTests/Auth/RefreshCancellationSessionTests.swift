@@ -42,12 +42,18 @@ struct RefreshCancellationSessionTests {
   func deadlinePassesWhileWaiting(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
       let (client, store, tokens) = try await Self.sessionWithSlowRefresh(connection)
+      // A call without a short deadline starts the refresh, so the 100 below surely wait for one
+      // however slowly a loaded machine schedules them; it is cancelled before the refresh ends.
+      let trigger = Task { await client.outcome(Self.createTodo(100)) }
+      try await Self.waitForRefresh(at: connection)
 
       let (results, took) = await Timing.elapsed {
         await concurrently(100) { index in
           await client.outcome(Self.createTodo(index, deadline: .milliseconds(500)))
         }
       }
+      trigger.cancel()
+      #expect(await trigger.value == .failure(.cancelled))
 
       #expect(
         results.allSatisfy { $0 == .failure(.timeout) }, "\(results.filter { $0 != .failure(.timeout) })")

@@ -1,0 +1,224 @@
+import Foundation
+import LayeredSupport
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// One request in flight: the delegate of its data task and the one place that decides how the
+/// call ends.
+///
+/// The call ends exactly once, with whichever comes first: the complete response, a transport
+/// failure, the size limit, an authentication challenge (which delivers its 401 response), or
+/// the caller's cancellation. Everything Foundation reports afterwards (typically the
+/// `URLError(.cancelled)` of a task this object stopped) is ignored, so a cancellation the
+/// transport caused never reaches the caller as ``NetworkError/cancelled``.
+final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
+  /// How one task ended.
+  enum Outcome: Sendable {
+    /// The final response and its whole body.
+    case response(Data, HTTPURLResponse)
+    /// A 307 or 308 whose repeat the transport sends itself, as a new task: Foundation would
+    /// follow it with the right method but an empty body.
+    case redirect(URLRequest)
+    case failure(NetworkError)
+  }
+
+  private enum Phase {
+    /// Created; the task does not exist yet.
+    case waiting
+    /// The task has been created and resumed.
+    case running(URLSessionTask)
+    /// The call has its outcome; nothing else may change it.
+    case finished
+  }
+
+  private struct State {
+    var phase = Phase.waiting
+    var continuation: CheckedContinuation<Outcome, Never>?
+    var response: HTTPURLResponse?
+    var body = Data()
+    var redirect: URLRequest?
+  }
+
+  private let state = Locked(State())
+  private let originalRequest: URLRequest
+  private let redirectRule: RedirectRule
+  private let limit: Int
+
+  init(originalRequest: URLRequest, redirectRule: RedirectRule, maximumResponseSize: Int) {
+    self.originalRequest = originalRequest
+    self.redirectRule = redirectRule
+    self.limit = maximumResponseSize
+  }
+
+  /// Takes the continuation to resume with the outcome. Returns `false`, having resumed it with
+  /// ``NetworkError/cancelled``, when the caller cancelled before the task was even created.
+  func begin(_ continuation: CheckedContinuation<Outcome, Never>) -> Bool {
+    let alreadyFinished = state.withLock { state in
+      if case .finished = state.phase { return true }
+      state.continuation = continuation
+      return false
+    }
+    if alreadyFinished { continuation.resume(returning: .failure(.cancelled)) }
+    return !alreadyFinished
+  }
+
+  /// Resumes `task`, unless the call ended meanwhile: a task whose caller has already gone is
+  /// cancelled without ever being resumed, so no request leaves for nobody.
+  func start(_ task: URLSessionTask) {
+    let shouldResume = state.withLock { state in
+      guard case .waiting = state.phase else { return false }
+      state.phase = .running(task)
+      return true
+    }
+    if shouldResume {
+      task.resume()
+    } else {
+      // Cancelling a task that was never resumed removes it from its session without sending.
+      Self.cancelOffQueue(task)
+    }
+  }
+
+  /// The caller cancelled: ends the call now and stops the task.
+  func cancel() {
+    finish(.failure(.cancelled))
+  }
+
+  // MARK: URLSessionDataDelegate
+
+  func urlSession(
+    _ session: URLSession,
+    dataTask: URLSessionDataTask,
+    didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    let http = response as? HTTPURLResponse
+    let announced = response.expectedContentLength
+    let tooLarge = state.withLock { state in
+      state.response = http
+      // A response announced as too large is refused before a byte of its body is stored; one
+      // that fits is stored in a buffer sized once, so growing it never holds two copies.
+      guard announced <= Int64(limit) else { return true }
+      if announced > 0 { state.body.reserveCapacity(Int(announced)) }
+      return false
+    }
+    if tooLarge {
+      finish(.failure(.responseTooLarge(limit: limit)))
+      completionHandler(.cancel)
+    } else {
+      completionHandler(.allow)
+    }
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    let tooLarge = state.withLock { state in
+      guard case .running = state.phase else { return false }
+      guard state.body.count + data.count <= limit else { return true }
+      state.body.append(data)
+      return false
+    }
+    if tooLarge { finish(.failure(.responseTooLarge(limit: limit))) }
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    if let error {
+      finish(.failure(Self.networkError(for: error)))
+      return
+    }
+    let (response, body, redirect) = state.withLock {
+      ($0.response ?? task.response as? HTTPURLResponse, $0.body, $0.redirect)
+    }
+    if let redirect {
+      finish(.redirect(redirect))
+    } else if let response {
+      finish(.response(body, response))
+    } else {
+      finish(.failure(.invalidResponse))
+    }
+  }
+
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    didReceive challenge: URLAuthenticationChallenge,
+    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+  ) {
+    guard Self.isHTTPAuthentication(challenge.protectionSpace.authenticationMethod) else {
+      // Server trust and client certificates are the system's business.
+      completionHandler(.performDefaultHandling, nil)
+      return
+    }
+    // The client never answers a challenge with a credential: the 401 goes to the interceptors,
+    // which know what to do with it. Delivering it here, before the task is cancelled, is what
+    // keeps the cancellation from reaching the caller.
+    let (stored, body) = state.withLock { ($0.response, $0.body) }
+    if let response = (challenge.failureResponse as? HTTPURLResponse) ?? stored {
+      finish(.response(body, response))
+    } else {
+      finish(.failure(.invalidResponse))
+    }
+    completionHandler(.cancelAuthenticationChallenge, nil)
+  }
+
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest,
+    completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    let next = redirectRule.request(following: response, from: originalRequest, proposed: request)
+    let repeatsRequest = RedirectRule.repeatsRequest(response.statusCode)
+    state.withLock { state in
+      state.response = nil
+      state.body = Data()
+      if repeatsRequest { state.redirect = next }
+    }
+    // `nil` makes Foundation end this task with the redirect response; the transport then sends
+    // `next` as a task of its own, body included.
+    completionHandler(repeatsRequest ? nil : next)
+  }
+
+  // MARK: Ending
+
+  /// Ends the call with `outcome` unless it has already ended, and stops a running task.
+  private func finish(_ outcome: Outcome) {
+    let (continuation, task) = state.withLock {
+      state -> (CheckedContinuation<Outcome, Never>?, URLSessionTask?) in
+      if case .finished = state.phase { return (nil, nil) }
+      var task: URLSessionTask?
+      if case .running(let running) = state.phase { task = running }
+      state.phase = .finished
+      state.redirect = nil
+      defer { state.continuation = nil }
+      // The body is handed over (or dropped) now, so a stopped flood frees its memory at once.
+      state.body = Data()
+      state.response = nil
+      return (state.continuation, task)
+    }
+    continuation?.resume(returning: outcome)
+    // A task that completed on its own needs no cancelling; cancelling it anyway is harmless.
+    if let task, case .failure = outcome { Self.cancelOffQueue(task) }
+  }
+
+  private static func cancelOffQueue(_ task: URLSessionTask) {
+    DispatchQueue.global().async { task.cancel() }
+  }
+
+  private static func isHTTPAuthentication(_ method: String) -> Bool {
+    #if canImport(FoundationNetworking)
+      // swift-corelibs-foundation raises no server-trust or client-certificate challenges.
+      true
+    #else
+      method != NSURLAuthenticationMethodServerTrust && method != NSURLAuthenticationMethodClientCertificate
+    #endif
+  }
+
+  private static func networkError(for error: any Error) -> NetworkError {
+    if error is CancellationError { return .cancelled }
+    guard let urlError = error as? URLError else { return .transport(code: URLError.unknown.rawValue) }
+    if urlError.code == .cancelled { return .cancelled }
+    return .transport(code: urlError.code.rawValue)
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What a redirected request carries, read from what the servers recorded. Two loopback servers
+/// are two origins (different ports).
+@Suite(
+  "Redirected requests against the loopback server",
+  .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason),
+  .timeLimit(.minutes(2))
+)
+struct RedirectHeaderTests {
+  private struct Echo: Decodable, Sendable {
+    var echo: Bool
+  }
+
+  private static let credentials = [
+    "Authorization": "Bearer top-secret",
+    "Proxy-Authorization": "Basic cHJveHk6c2VjcmV0",
+    "Cookie": "session=abc123",
+    "X-Api-Key": "key-123",
+  ]
+  private static let body = #"{"title":"carried"}"#
+
+  private static func redirect(status: Int, to target: URL) -> Endpoint<Echo> {
+    Endpoint<Echo>(
+      method: .post,
+      path: ["_probe", "redirect"],
+      query: [
+        URLQueryItem(name: "status", value: String(status)),
+        URLQueryItem(name: "to", value: target.absoluteString + "/_probe/echo"),
+      ],
+      headers: credentials.merging(["X-Trace": "trace-1"]) { first, _ in first },
+      body: .data(Data(body.utf8), contentType: "application/json")
+    )
+  }
+
+  @Test(
+    "a redirect to another origin arrives without any credential header, and keeps the others",
+    arguments: [302, 303, 307, 308]
+  )
+  func crossOriginDropsCredentials(status: Int) async throws {
+    try await LoopbackSampleAPI.with { api in
+      try await LoopbackSampleAPI.with { elsewhere in
+        let apiConnection = SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting())
+        let elsewhereConnection = SampleBackendConnection(
+          baseURL: elsewhere.baseURL, session: .loopbackTesting())
+        let client = URLSessionHTTPClient(baseURL: api.baseURL, session: apiConnection.session)
+
+        _ = try await client.send(Self.redirect(status: status, to: elsewhere.baseURL))
+
+        let sent = try #require(try await apiConnection.probeLog().received.first)
+        for name in Self.credentials.keys {
+          #expect(sent.headers[name.lowercased()] != nil, "\(name) was sent to the API itself")
+        }
+        let arrived = try #require(try await elsewhereConnection.probeLog().received.first)
+        for name in Self.credentials.keys {
+          #expect(arrived.headers[name.lowercased()] == nil, "\(name) followed a \(status) to another origin")
+        }
+        #expect(arrived.headers["x-trace"] == "trace-1", "a header that is no credential is kept")
+      }
+    }
+  }
+
+  @Test("a 307 or 308 keeps the method and the body, across origins too", arguments: [307, 308])
+  func methodAndBodySurvive(status: Int) async throws {
+    try await LoopbackSampleAPI.with { api in
+      try await LoopbackSampleAPI.with { elsewhere in
+        let apiConnection = SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting())
+        let elsewhereConnection = SampleBackendConnection(
+          baseURL: elsewhere.baseURL, session: .loopbackTesting())
+        let client = URLSessionHTTPClient(baseURL: api.baseURL, session: apiConnection.session)
+
+        _ = try await client.send(Self.redirect(status: status, to: api.baseURL))
+        _ = try await client.send(Self.redirect(status: status, to: elsewhere.baseURL))
+
+        let home = try #require(
+          try await apiConnection.probeLog().received.first { $0.path == "/_probe/echo" })
+        let away = try #require(try await elsewhereConnection.probeLog().received.first)
+        for arrived in [home, away] {
+          #expect(arrived.path == "/_probe/echo")
+          #expect(arrived.method == "POST")
+          #expect(arrived.body == Self.body)
+        }
+        #expect(
+          home.headers["authorization"] == "Bearer top-secret", "a same-origin redirect keeps credentials")
+        #expect(home.headers["x-api-key"] == "key-123")
+      }
+    }
+  }
+
+  @Test("the session's cookie jar adds its cookies only when the client is configured to")
+  func cookieJarIsOptIn() async throws {
+    try await LoopbackSampleAPI.with { api in
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.urlCache = nil
+      configuration.httpShouldSetCookies = true
+      let jar = try #require(configuration.httpCookieStorage)
+      let cookie = try #require(
+        HTTPCookie(properties: [
+          .domain: "127.0.0.1", .path: "/", .name: "jar", .value: "from-the-jar", .originURL: api.baseURL,
+        ]))
+      jar.setCookie(cookie)
+      defer { jar.deleteCookie(cookie) }
+      let session = URLSession(configuration: configuration)
+      let connection = SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting())
+      let echo = Endpoint<Echo>(path: ["_probe", "echo"])
+
+      _ = try await URLSessionHTTPClient(baseURL: api.baseURL, session: session).send(echo)
+      _ = try await URLSessionHTTPClient(baseURL: api.baseURL, session: session, sendsCookies: true).send(
+        echo)
+
+      let received = try await connection.probeLog().received
+      #expect(received.count == 2)
+      #expect(received.first?.headers["cookie"] == nil, "no cookie unless configured")
+      #expect(received.last?.headers["cookie"] == "jar=from-the-jar", "the jar works when allowed")
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import LayeredSupport
+import LayeredTestSupport
+import NetworkLayer
+import SampleBackend
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("Transport cancellation, in process")
+struct TransportCancellationTests {
+  /// Cancels the call's own task while adapting, so cancellation reaches the transport before
+  /// its data task exists: the window between the client's last check and the send.
+  private struct CancelWhileAdapting: RequestInterceptor {
+    func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return request
+    }
+  }
+
+  @Test("a request cancelled before its task starts is never sent, and ends as cancelled")
+  func cancelledBeforeStartIsNeverSent() async throws {
+    let arrivals = Locked(0)
+    let mount = InProcessURLProtocol.mount(
+      StubHandler { _ in
+        arrivals.withLock { $0 += 1 }
+        return .respond(
+          InProcessResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data("[]".utf8))
+        )
+      })
+    defer { mount.unmount() }
+    let client = URLSessionHTTPClient(
+      baseURL: mount.baseURL, session: mount.makeSession(), interceptors: [CancelWhileAdapting()])
+
+    for _ in 0..<20 {
+      #expect(await client.outcome(Endpoint<[TestTodo]>(path: ["todos"])) == .failure(.cancelled))
+    }
+    // A task that had been resumed would reach the handler within milliseconds.
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(arrivals.withLock { $0 } == 0, "no cancelled request reached the server")
+  }
+
+  @Test("a challenge or size limit the transport acts on never reads as the caller's cancellation")
+  func transportStopsAreNotCancellations() async throws {
+    let big = Data(repeating: UInt8(ascii: " "), count: 4_096)
+    let mount = InProcessURLProtocol.mount(
+      StubHandler { _ in
+        .respond(InProcessResponse(status: 200, headers: ["Content-Type": "application/json"], body: big))
+      })
+    defer { mount.unmount() }
+    let client = URLSessionHTTPClient(
+      baseURL: mount.baseURL, session: mount.makeSession(), maximumResponseSize: 1_024)
+    for _ in 0..<20 {
+      #expect(
+        await client.outcome(Endpoint<[TestTodo]>(path: ["todos"]))
+          == .failure(.responseTooLarge(limit: 1_024)))
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import LayeredTestSupport
+
+/// The python server's `/_probe/` hooks (see `TransportProbes` in `scripts/sample_api.py`).
+extension SampleBackendConnection {
+  /// What the probes recorded.
+  struct ProbeLog: Decodable, Sendable {
+    struct Received: Decodable, Sendable {
+      var method: String
+      var path: String
+      /// Header fields with lower-cased names.
+      var headers: [String: String]
+      var body: String
+    }
+
+    struct Flood: Decodable, Sendable {
+      var bytesSent: Int
+      var clientLeft: Bool
+      var seconds: Double
+    }
+
+    var received: [Received]
+    var challenged: Int
+    var floods: [Flood]
+  }
+
+  /// Makes the next `count` requests for `path` answer 401 with `WWW-Authenticate: <scheme>`.
+  func challenge(_ path: String, scheme: String, count: Int = 1) async throws {
+    let payload = try JSONSerialization.data(withJSONObject: ["path": path, "scheme": scheme, "count": count])
+    let response = try await raw("POST", "/_probe/challenge", body: payload)
+    guard response.status == 201 else {
+      throw ControlError(description: "POST /_probe/challenge answered \(response.status)")
+    }
+  }
+
+  func probeLog() async throws -> ProbeLog {
+    try JSONDecoder().decode(ProbeLog.self, from: try await raw("GET", "/_probe/log").body)
+  }
+
+  /// The probe log once `isComplete` holds for it, or after about 5 s, whichever comes first:
+  /// the server records a flood only when its handler has finished writing.
+  func probeLog(waitingFor isComplete: (ProbeLog) -> Bool) async throws -> ProbeLog {
+    var log = try await probeLog()
+    for _ in 0..<500 where !isComplete(log) {
+      try await Task.sleep(for: .milliseconds(10))
+      log = try await probeLog()
+    }
+    return log
+  }
+}
