@@ -15,7 +15,7 @@ final class DelegatingSession: Sendable {
   let session: URLSession
 
   /// - Parameters:
-  ///   - configuration: the caller's configuration (protocol classes, proxies, headers…).
+  ///   - original: the caller's configuration (protocol classes, proxies, headers…).
   ///   - sendsCookies: whether the configuration's cookie jar is used at all.
   ///     swift-corelibs-foundation ignores a request's `httpShouldHandleCookies`, so without
   ///     it the jar is removed from the session.

@@ -45,8 +45,13 @@ struct URLSessionTransport: Sendable {
 
   /// Sends `request` and returns the whole body and the response.
   ///
-  /// - Parameter maximumResponseSize: the body limit for this request; `nil` uses the
-  ///   transport's own.
+  /// - Parameters:
+  ///   - request: the request as the interceptors adapted it.
+  ///   - maximumResponseSize: the body limit for this request; `nil` uses the transport's own.
+  /// - Returns: the body, whole, and the HTTP response; a challenged 401 is such a response.
+  /// - Throws: ``NetworkError/responseTooLarge(limit:)`` past the limit,
+  ///   ``NetworkError/cancelled`` only for the caller's own cancellation, and
+  ///   ``NetworkError/transport(code:)`` for what Foundation reports.
   func send(
     _ request: URLRequest,
     maximumResponseSize: Int? = nil

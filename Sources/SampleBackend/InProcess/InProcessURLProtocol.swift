@@ -33,13 +33,13 @@ public final class InProcessURLProtocol: URLProtocol {
       URLSession(configuration: makeConfiguration())
     }
 
-    /// Stops routing this mount's host; later requests for it fail to connect.
     /// Routes this mount's host to its handler again after ``unmount()``, as a server that comes
     /// back up at the same address.
     public func remount() {
       InProcessURLProtocol.handlers.withLock { $0[host] = handler }
     }
 
+    /// Stops routing this mount's host; later requests for it fail to connect.
     public func unmount() {
       InProcessURLProtocol.handlers.withLock { _ = $0.removeValue(forKey: host) }
     }
@@ -85,14 +85,18 @@ public final class InProcessURLProtocol: URLProtocol {
     return handlers.withLock { $0[host] }
   }
 
+  /// Claims a request whose host is mounted, so only mounted hosts are answered in process.
   override public class func canInit(with request: URLRequest) -> Bool {
     handler(for: request.url) != nil
   }
 
+  /// The request unchanged: a handler sees exactly what the client sent.
   override public class func canonicalRequest(for request: URLRequest) -> URLRequest {
     request
   }
 
+  /// Asks the mounted handler for the reply and delivers it, whenever it is ready, unless the
+  /// request was stopped meanwhile.
   override public func startLoading() {
     let request = self.request
     guard let url = request.url, let mounted = Self.handler(for: url) else {
@@ -121,6 +125,7 @@ public final class InProcessURLProtocol: URLProtocol {
     if stoppedMeanwhile { work.cancel() }
   }
 
+  /// Stops the handler's work for this request; a reply that is ready later is dropped.
   override public func stopLoading() {
     let work = loading.withLock { state -> Task<Void, Never>? in
       defer { state = .stopped }
