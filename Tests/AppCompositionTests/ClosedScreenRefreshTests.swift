@@ -33,7 +33,9 @@ struct ClosedScreenRefreshTests {
       #expect(other.state.phase == .loaded)
       let counters = try await connection.counters()
       #expect(counters.paths["POST /todos"] == nil, "\(counters.paths)")
-      #expect(counters.refreshes == 1)
+      // One refresh, or more on a machine slow enough that the other screen's load begins after
+      // the first refresh ended (a 5 s token is expired at once): the POST is what matters.
+      #expect(counters.refreshes >= 1)
     }
   }
 }

@@ -30,7 +30,10 @@ struct RefreshCancellationSessionTests {
 
       #expect(
         results.allSatisfy { $0 == .failure(.cancelled) }, "\(results.filter { $0 != .failure(.cancelled) })")
-      #expect(took < .seconds(4), "the refresh takes \(Self.refreshDelay) s; the calls ended after \(took)")
+      // They ended while the refresh was still running: none of them waited for it.
+      #expect(
+        store.tokens?.accessToken == tokens.accessToken,
+        "the refresh takes \(Self.refreshDelay) s; the calls ended after \(took)")
       try await Self.expectNothingSent(connection, store: store, replacing: tokens)
     }
   }
@@ -57,7 +60,10 @@ struct RefreshCancellationSessionTests {
 
       #expect(
         results.allSatisfy { $0 == .failure(.timeout) }, "\(results.filter { $0 != .failure(.timeout) })")
-      #expect(took < .seconds(4), "the refresh takes \(Self.refreshDelay) s; the calls ended after \(took)")
+      // They ended while the refresh was still running: none of them waited for it.
+      #expect(
+        store.tokens?.accessToken == tokens.accessToken,
+        "the refresh takes \(Self.refreshDelay) s; the calls ended after \(took)")
       try await Self.expectNothingSent(connection, store: store, replacing: tokens)
     }
   }

@@ -25,7 +25,7 @@ struct RefreshWaitTests {
     }
 
     #expect(result == .failure(.timeout))
-    #expect(took < .seconds(5), "the refresh never ends, yet the call ended after \(took)")
+    #expect(took < .seconds(20), "the refresh never ends, yet the call ended after \(took)")
     // The refresh goes on without the call, stores its result, and the call's request never leaves.
     refresher.release()
     try await Timing.poll { store.tokens?.accessToken == "at-fresh-1" }
@@ -51,7 +51,7 @@ struct RefreshWaitTests {
     }
 
     #expect(result == .failure(.cancelled))
-    #expect(took < .seconds(5), "the refresh never ends, yet the call ended \(took) after its cancellation")
+    #expect(took < .seconds(20), "the refresh never ends, yet the call ended \(took) after its cancellation")
     refresher.release()
     try await Task.sleep(for: .milliseconds(100))
     #expect(server.received.withLock { $0 }.isEmpty)
@@ -120,7 +120,7 @@ struct RefreshWaitTests {
     let (afterLogin, took) = await Timing.elapsed { await client.outcome(RecordingServer.endpoint()) }
 
     #expect((try? afterLogin.get())?.id == 1)
-    #expect(took < .seconds(5), "the new request waited \(took)")
+    #expect(took < .seconds(20), "the new request waited \(took)")
     #expect(server.received.withLock { $0 } == ["Bearer at-login"])
     // The stuck refresh, when it ends, does not replace the login's tokens.
     refresher.release()

