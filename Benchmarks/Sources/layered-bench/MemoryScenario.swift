@@ -71,25 +71,36 @@ struct MemoryScenario: BenchmarkScenario {
     let count = 10_000
     let client = URLSessionHTTPClient(baseURL: FixtureURLProtocol.hangingURL, session: FixtureURLProtocol.makeSession())
     let loadArticle = LoadTodaysArticle(repository: RemoteArticleRepository(client: client))
-    var references: [WeakViewModel] = []
-    references.reserveCapacity(count)
+    var viewModels: [ArticleViewModel] = []
+    viewModels.reserveCapacity(count)
     for _ in 0..<count {
       let viewModel = ArticleViewModel(loadArticle: loadArticle)
       viewModel.send(.appeared)
-      references.append(WeakViewModel(viewModel))
+      viewModels.append(viewModel)
     }
     let clock = ContinuousClock()
+    // Released only once every request is open at the server: mid-request, not before it.
+    let opening = clock.now
+    while FixtureURLProtocol.openHangs.load(ordering: .relaxed) < count, clock.now - opening < .seconds(30) {
+      try? await Task.sleep(for: .milliseconds(20))
+    }
+    let openBefore = FixtureURLProtocol.openHangs.load(ordering: .relaxed)
+    let references = viewModels.map(WeakViewModel.init)
+    viewModels.removeAll()
     let start = clock.now
     // Let cancellation reach the transport; stops as soon as everything is gone.
     while clock.now - start < .seconds(5) {
       if references.allSatisfy({ $0.value == nil }) && FixtureURLProtocol.openHangs.load(ordering: .relaxed) == 0 {
         break
       }
-      try? await Task.sleep(for: .milliseconds(50))
+      try? await Task.sleep(for: .milliseconds(20))
     }
     let alive = references.filter { $0.value != nil }.count
     let open = FixtureURLProtocol.openHangs.load(ordering: .relaxed)
-    print("  \(count) view models released mid-request: \(alive) still alive, \(open) requests still open after \(clock.now - start)")
+    print(
+      "  \(count) view models released with \(openBefore) requests open at the server: "
+        + "\(alive) still alive, \(open) requests still open \(micro((clock.now - start).seconds) ) µs later"
+    )
   }
 }
 
