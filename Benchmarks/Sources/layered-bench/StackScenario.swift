@@ -8,7 +8,7 @@ import PresentationLayer
 /// JSONDecoder, one request in flight, through the same in-process URLProtocol.
 ///
 /// Both variants end with the domain `Article` as main-actor state: the raw one maps the DTO
-/// itself and assigns it, the view model's observer waits until its state holds the new article.
+/// itself and assigns it, `sendAndWait` returns once the view model's state holds the new article.
 struct StackScenario: BenchmarkScenario {
   let name = "stack"
 
@@ -35,15 +35,11 @@ struct StackScenario: BenchmarkScenario {
           }
         },
         .init(name: "Layered view model → state") { count in
-          var states = viewModel.states.makeAsyncIterator()
           for _ in 0..<count {
-            viewModel.send(.appeared)
-            while let state = await states.next() {
-              guard !state.isLoading, state.article.id != shownID else { continue }
-              precondition(!state.article.isPlaceholder, "the view model failed to load")
-              shownID = state.article.id
-              break
-            }
+            await viewModel.sendAndWait(.appeared)
+            let state = viewModel.state
+            precondition(!state.isLoading && state.article.id != shownID, "the view model failed to load")
+            shownID = state.article.id
           }
         },
       ]
