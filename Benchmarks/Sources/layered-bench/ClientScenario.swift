@@ -17,7 +17,8 @@ struct ClientScenario: BenchmarkScenario {
       session: FixtureURLProtocol.makeSession(),
       url: FixtureURLProtocol.baseURL.appending(path: "articles/today")
     )
-    let client = URLSessionHTTPClient(baseURL: FixtureURLProtocol.baseURL, session: FixtureURLProtocol.makeSession())
+    let client = URLSessionHTTPClient(
+      baseURL: FixtureURLProtocol.baseURL, session: FixtureURLProtocol.makeSession())
     let endpoint = Endpoint<ArticleDTO>(path: ["articles", "today"])
     await Comparison(
       title: "client: GET + decode, in-process URLProtocol, 1 in flight",
@@ -32,7 +33,9 @@ struct ClientScenario: BenchmarkScenario {
         },
         .init(name: "Layered URLSessionHTTPClient") { count in
           for _ in 0..<count {
-            do { _ = try await client.send(endpoint) } catch { fatalError("Layered request failed: \(error)") }
+            do { _ = try await client.send(endpoint) } catch {
+              fatalError("Layered request failed: \(error)")
+            }
           }
         },
       ]

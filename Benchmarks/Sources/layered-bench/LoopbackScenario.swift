@@ -17,7 +17,9 @@ struct LoopbackScenario: BenchmarkScenario {
       let base = ProcessInfo.processInfo.environment["LAYERED_BENCH_LOOPBACK_URL"],
       let baseURL = URL(string: base)
     else {
-      print("loopback: skipped; run under scripts/nginx-bench, which starts nginx and sets LAYERED_BENCH_LOOPBACK_URL")
+      print(
+        "loopback: skipped; run under scripts/nginx-bench, which starts nginx and sets LAYERED_BENCH_LOOPBACK_URL"
+      )
       return
     }
     let raw = RawFetch<[ListItem]>(session: Self.makeSession(), url: baseURL.appending(path: "todos.json"))
@@ -34,19 +36,25 @@ struct LoopbackScenario: BenchmarkScenario {
           },
           .init(name: "Layered URLSessionHTTPClient") { count in
             await Self.fanOut(count, inFlight) {
-              do { _ = try await client.send(endpoint) } catch { fatalError("Layered request failed: \(error)") }
+              do { _ = try await client.send(endpoint) } catch {
+                fatalError("Layered request failed: \(error)")
+              }
             }
           },
         ]
       ).run()
-      if let rawTime = medians["raw URLSession + JSONDecoder"], let layered = medians["Layered URLSessionHTTPClient"] {
+      if let rawTime = medians["raw URLSession + JSONDecoder"],
+        let layered = medians["Layered URLSessionHTTPClient"]
+      {
         print("  throughput Layered / raw: \(ratio(rawTime, layered))")
       }
     }
   }
 
   /// Runs `count` requests with `inFlight` of them at a time.
-  private static func fanOut(_ count: Int, _ inFlight: Int, _ request: @escaping @Sendable () async -> Void) async {
+  private static func fanOut(_ count: Int, _ inFlight: Int, _ request: @escaping @Sendable () async -> Void)
+    async
+  {
     await withTaskGroup(of: Void.self) { group in
       for worker in 0..<inFlight {
         let share = count / inFlight + (worker < count % inFlight ? 1 : 0)

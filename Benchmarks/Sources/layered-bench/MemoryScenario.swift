@@ -27,7 +27,9 @@ struct MemoryScenario: BenchmarkScenario {
     let raw = growth["raw"] ?? 0
     let layered = growth["layered"] ?? 0
     print("  raw URLSession + JSONDecoder: +\(mebibytes(raw)) MiB")
-    print("  Layered URLSessionHTTPClient: +\(mebibytes(layered)) MiB  (Layered − raw: \(mebibytes(layered - raw)) MiB)")
+    print(
+      "  Layered URLSessionHTTPClient: +\(mebibytes(layered)) MiB  (Layered − raw: \(mebibytes(layered - raw)) MiB)"
+    )
     await releasedViewModels()
   }
 
@@ -41,7 +43,10 @@ struct MemoryScenario: BenchmarkScenario {
     do { try process.run() } catch { fatalError("could not start the memory child: \(error)") }
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    guard let bytes = output.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+    guard
+      let bytes = output.split(separator: " ").last.flatMap({
+        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+      })
     else { fatalError("the memory child printed \(output)") }
     return bytes
   }
@@ -49,7 +54,8 @@ struct MemoryScenario: BenchmarkScenario {
   /// The child's work: prints `growth <bytes>`.
   static func child(_ variant: String) async {
     let session = FixtureURLProtocol.makeSession()
-    let raw = RawFetch<ArticleDTO>(session: session, url: FixtureURLProtocol.baseURL.appending(path: "articles/today"))
+    let raw = RawFetch<ArticleDTO>(
+      session: session, url: FixtureURLProtocol.baseURL.appending(path: "articles/today"))
     let client = URLSessionHTTPClient(baseURL: FixtureURLProtocol.baseURL, session: session)
     let endpoint = Endpoint<ArticleDTO>(path: ["articles", "today"])
     let request: () async -> Void =
@@ -69,7 +75,8 @@ struct MemoryScenario: BenchmarkScenario {
   @MainActor
   private func releasedViewModels() async {
     let count = 10_000
-    let client = URLSessionHTTPClient(baseURL: FixtureURLProtocol.hangingURL, session: FixtureURLProtocol.makeSession())
+    let client = URLSessionHTTPClient(
+      baseURL: FixtureURLProtocol.hangingURL, session: FixtureURLProtocol.makeSession())
     let loadArticle = LoadTodaysArticle(repository: RemoteArticleRepository(client: client))
     var viewModels: [ArticleViewModel] = []
     viewModels.reserveCapacity(count)
@@ -90,7 +97,9 @@ struct MemoryScenario: BenchmarkScenario {
     let start = clock.now
     // Let cancellation reach the transport; stops as soon as everything is gone.
     while clock.now - start < .seconds(5) {
-      if references.allSatisfy({ $0.value == nil }) && FixtureURLProtocol.openHangs.load(ordering: .relaxed) == 0 {
+      if references.allSatisfy({ $0.value == nil })
+        && FixtureURLProtocol.openHangs.load(ordering: .relaxed) == 0
+      {
         break
       }
       try? await Task.sleep(for: .milliseconds(20))

@@ -16,7 +16,8 @@ struct RefreshStormScenario: BenchmarkScenario {
   func run() async {
     let session = FixtureURLProtocol.makeSession()
     let refreshCounts = RefreshCounts()
-    let endpoint = Endpoint<ArticleDTO>(path: ["protected", "articles", "today"], requiresAuthentication: true)
+    let endpoint = Endpoint<ArticleDTO>(
+      path: ["protected", "articles", "today"], requiresAuthentication: true)
     let requests = self.requests
     await Comparison(
       title: "refresh-storm: \(requests) concurrent authenticated GETs, in-process URLProtocol",
@@ -48,7 +49,8 @@ struct RefreshStormScenario: BenchmarkScenario {
       refreshToken: "refresh",
       expiresAt: Date(timeIntervalSinceNow: expired ? -60 : 3_600)
     )
-    let auth = AuthInterceptor(store: InMemoryTokenStore(tokens), refresher: RemoteTokenRefresher(client: plain))
+    let auth = AuthInterceptor(
+      store: InMemoryTokenStore(tokens), refresher: RemoteTokenRefresher(client: plain))
     return URLSessionHTTPClient(
       baseURL: FixtureURLProtocol.baseURL,
       session: session,
@@ -56,7 +58,9 @@ struct RefreshStormScenario: BenchmarkScenario {
     )
   }
 
-  private static func storm(_ client: URLSessionHTTPClient, _ endpoint: Endpoint<ArticleDTO>, _ count: Int) async {
+  private static func storm(_ client: URLSessionHTTPClient, _ endpoint: Endpoint<ArticleDTO>, _ count: Int)
+    async
+  {
     await withTaskGroup(of: Bool.self) { group in
       for _ in 0..<count {
         group.addTask {

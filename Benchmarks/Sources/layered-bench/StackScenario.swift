@@ -19,7 +19,8 @@ struct StackScenario: BenchmarkScenario {
       url: FixtureURLProtocol.baseURL.appending(path: "articles/today")
     )
     let screen = RawScreen()
-    let client = URLSessionHTTPClient(baseURL: FixtureURLProtocol.baseURL, session: FixtureURLProtocol.makeSession())
+    let client = URLSessionHTTPClient(
+      baseURL: FixtureURLProtocol.baseURL, session: FixtureURLProtocol.makeSession())
     let viewModel = ArticleViewModel(
       loadArticle: LoadTodaysArticle(repository: RemoteArticleRepository(client: client))
     )
@@ -31,7 +32,9 @@ struct StackScenario: BenchmarkScenario {
       variants: [
         .init(name: "raw URLSession + JSONDecoder → state") { count in
           for _ in 0..<count {
-            do { screen.article = try await raw().toDomain() } catch { fatalError("mapping failed: \(error)") }
+            do { screen.article = try await raw().toDomain() } catch {
+              fatalError("mapping failed: \(error)")
+            }
           }
         },
         .init(name: "Layered view model → state") { count in

@@ -16,8 +16,8 @@ import Synchronization
 /// - `http://fixture.invalid/auth/refresh`: a fresh token pair, counted in ``refreshes``;
 /// - `http://hang.invalid/…`: never answers; ``openHangs`` counts the requests still loading.
 final class FixtureURLProtocol: URLProtocol {
-  static let baseURL = URL(string: "http://fixture.invalid")!
-  static let hangingURL = URL(string: "http://hang.invalid")!
+  static let baseURL = URL(filePath: "/").withHost("fixture.invalid")
+  static let hangingURL = URL(filePath: "/").withHost("hang.invalid")
 
   static let refreshes = Atomic<Int>(0)
   static let openHangs = Atomic<Int>(0)
@@ -89,5 +89,15 @@ final class FixtureURLProtocol: URLProtocol {
       #"{"id":\#(id),"title":"Benchmarks","body":"What Layered adds costs next to nothing.","publishedAt":"2026-01-01T00:00:00Z"}"#
         .utf8
     )
+  }
+}
+
+extension URL {
+  /// `http://<host>`, built from a literal host, so it cannot fail.
+  fileprivate func withHost(_ host: String) -> URL {
+    var components = URLComponents()
+    components.scheme = "http"
+    components.host = host
+    return components.url ?? self
   }
 }

@@ -16,7 +16,9 @@ struct RawFetch<Value: Decodable & Sendable>: Sendable {
     request.setValue("application/json", forHTTPHeaderField: "Accept")
     do {
       let (data, response) = try await session.data(for: request)
-      guard (response as? HTTPURLResponse)?.statusCode == 200 else { fatalError("raw request failed: \(response)") }
+      guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+        fatalError("raw request failed: \(response)")
+      }
       return try decoder.decode(Value.self, from: data)
     } catch {
       fatalError("raw request failed: \(error)")
