@@ -3,7 +3,9 @@ import PackageDescription
 
 // A package of its own, so that `swift build` and `swift test` of Layered (and of an app that
 // depends on it) never build the benchmarks. Run from the repository root:
-//   swift run -c release --package-path Benchmarks layered-bench viewmodel
+//   swift run -c release --package-path Benchmarks layered-bench            (all scenarios)
+//   swift run -c release --package-path Benchmarks layered-bench client stack
+// `loopback` needs nginx: scripts/nginx-bench swift run -c release --package-path Benchmarks layered-bench loopback
 let package = Package(
   name: "LayeredBenchmarks",
   platforms: [.iOS(.v18), .macOS(.v15)],
@@ -11,7 +13,12 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "layered-bench",
-      dependencies: [.product(name: "PresentationLayer", package: "Layered")],
+      dependencies: [
+        .product(name: "DomainLayer", package: "Layered"),
+        .product(name: "NetworkLayer", package: "Layered"),
+        .product(name: "DataLayer", package: "Layered"),
+        .product(name: "PresentationLayer", package: "Layered"),
+      ],
       swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
     )
   ],

@@ -1,10 +1,15 @@
 // `layered-bench <scenario>…`: runs the named scenarios (all of them without arguments) and
 // prints their figures. Each scenario lives in a file of its own.
 
-let scenarios: [any BenchmarkScenario] = [ViewModelScenario()]
+let scenarios: [any BenchmarkScenario] = [
+  ClientScenario(), StackScenario(), LoopbackScenario(), RefreshStormScenario(), ViewModelScenario(),
+  MemoryScenario(),
+]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--help") || arguments.contains("-h") {
+if arguments.first == MemoryScenario.childFlag, arguments.count == 2 {
+  await MemoryScenario.child(arguments[1])
+} else if arguments.contains("--help") || arguments.contains("-h") {
   print("usage: layered-bench [scenario…]\nscenarios: \(scenarios.map(\.name).joined(separator: ", "))")
 } else {
   let unknown = arguments.filter { name in !scenarios.contains { $0.name == name } }

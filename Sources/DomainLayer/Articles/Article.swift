@@ -14,10 +14,10 @@ public struct Article: Sendable, Hashable, Identifiable {
   /// Creates an article, or fails with ``DomainError/invalidData(reason:)`` when the title or body
   /// is blank.
   public init(id: Int, title: String, body: String, publishedAt: Date) throws(DomainError) {
-    guard title.contains(where: { !$0.isWhitespace }) else {
+    guard !title.isBlank else {
       throw .invalidData(reason: "article \(id): title is blank")
     }
-    guard body.contains(where: { !$0.isWhitespace }) else {
+    guard !body.isBlank else {
       throw .invalidData(reason: "article \(id): body is blank")
     }
     self.init(unchecked: id, title: title, body: body, publishedAt: publishedAt)

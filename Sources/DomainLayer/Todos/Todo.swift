@@ -19,7 +19,7 @@ public struct Todo: Sendable, Hashable, Identifiable {
     guard userID > 0 else {
       throw .invalidData(reason: "todo \(id): user id must be positive, got \(userID)")
     }
-    guard title.contains(where: { !$0.isWhitespace }) else {
+    guard !title.isBlank else {
       throw .invalidData(reason: "todo \(id): title is blank")
     }
     self.id = id

@@ -97,10 +97,14 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
     switch result {
     case .success(let value):
-      report(.succeeded(call.summary ?? call.placeholder(endpoint), duration: call.elapsed))
+      if !monitors.isEmpty {
+        report(.succeeded(call.summary ?? call.placeholder(endpoint), duration: call.elapsed))
+      }
       return value
     case .failure(let error):
-      report(.failed(call.summary ?? call.placeholder(endpoint), error, duration: call.elapsed))
+      if !monitors.isEmpty {
+        report(.failed(call.summary ?? call.placeholder(endpoint), error, duration: call.elapsed))
+      }
       throw error
     }
   }
@@ -126,22 +130,28 @@ public struct URLSessionHTTPClient: HTTPClient {
       // deadline; such a request must never reach the wire.
       if Task.isCancelled { throw .cancelled }
 
-      let summary = RequestSummary(callID: call.id, attempt: attempt, request: request)
-      call.summary = summary
-      report(.requestStarted(summary))
+      // Redacting a request costs microseconds; nobody reads the summary without a monitor.
+      let summary =
+        monitors.isEmpty ? nil : RequestSummary(callID: call.id, attempt: attempt, request: request)
+      if let summary {
+        call.summary = summary
+        report(.requestStarted(summary))
+      }
       let sentAt = ContinuousClock.now
       let failure: AttemptFailure
       do throws(NetworkError) {
         let (body, response) = try await transport.send(
           request, maximumResponseSize: endpoint.maximumResponseSize)
-        report(
-          .responseReceived(
-            summary,
-            status: response.statusCode,
-            bodyByteCount: body.count,
-            duration: ContinuousClock.now - sentAt
+        if let summary {
+          report(
+            .responseReceived(
+              summary,
+              status: response.statusCode,
+              bodyByteCount: body.count,
+              duration: ContinuousClock.now - sentAt
+            )
           )
-        )
+        }
         do throws(NetworkError) {
           return try ResponseReader.read(body, response: response, request: request, for: endpoint)
         } catch {
@@ -163,9 +173,9 @@ public struct URLSessionHTTPClient: HTTPClient {
       case .fail(let error):
         throw error
       case .retryNow:
-        report(.retrying(summary, reason: failure.error, delay: .zero))
+        if let summary { report(.retrying(summary, reason: failure.error, delay: .zero)) }
       case .retry(let delay):
-        report(.retrying(summary, reason: failure.error, delay: delay))
+        if let summary { report(.retrying(summary, reason: failure.error, delay: delay)) }
         do {
           try await clock.sleep(for: delay)
         } catch {

@@ -3,8 +3,8 @@ import LayeredSupport
 
 /// A one-shot timer that can be cancelled, and that lets go of everything it holds when it is.
 ///
-/// On `ContinuousClock` (every real client) it is a dispatch timer source: cancelling it
-/// unregisters it at once. A cancelled `Task.sleep` or `clock.sleep` would instead keep about
+/// On `ContinuousClock` (every real client) it is an entry in the process's one
+/// ``DeadlineSchedule``: cancelling it removes the entry at once. A cancelled `Task.sleep` or `clock.sleep` would instead keep about
 /// 720 bytes alive until its original deadline, so a client with a 60 s default deadline would
 /// hold on to every finished call's timer for a minute. Any other clock (a test's manual clock)
 /// is slept on in a task, which cancelling ends.
@@ -18,13 +18,9 @@ struct DeadlineTimer: Sendable {
     fire: @escaping @Sendable () -> Void
   ) -> DeadlineTimer {
     if clock is ContinuousClock {
-      let source = Locked(DispatchSource.makeTimerSource(queue: queue))
-      source.withLock { source in
-        source.setEventHandler(handler: fire)
-        source.schedule(deadline: .now() + dispatchInterval(duration), leeway: .milliseconds(1))
-        source.activate()
-      }
-      return DeadlineTimer { source.withLock { $0.cancel() } }
+      let schedule = DeadlineSchedule.shared
+      let id = schedule.add(at: .now() + dispatchInterval(duration), fire: fire)
+      return DeadlineTimer { schedule.cancel(id) }
     }
     let task = Task {
       do {
@@ -41,10 +37,6 @@ struct DeadlineTimer: Sendable {
   func cancel() {
     stop()
   }
-
-  /// A queue of its own, so a deadline does not wait behind whatever work fills the global
-  /// queues; what it runs (ending a race) is short.
-  private static let queue = DispatchQueue(label: "NetworkLayer.DeadlineTimer")
 
   private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
     let (seconds, attoseconds) = duration.components

@@ -24,41 +24,49 @@ public struct RequestBuilder: Sendable {
   /// The URL every endpoint path is appended to.
   public let baseURL: URL
 
+  /// The base URL taken apart once, so that a request is a string concatenation and one
+  /// `URL(string:)` instead of a `URLComponents` round trip; `nil` when it is not http(s).
+  private let base: BaseParts?
+
   /// Creates a builder for endpoints below `baseURL`.
   public init(baseURL: URL) {
     self.baseURL = baseURL
+    self.base = BaseParts(baseURL)
   }
 
   /// Builds the request for `endpoint`.
   public func makeRequest<Response>(for endpoint: Endpoint<Response>) throws(NetworkError) -> URLRequest {
-    guard
-      var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
-      let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
-      components.host?.isEmpty == false
-    else {
-      throw .invalidURL("base URL must be an absolute http(s) URL")
-    }
+    guard let base else { throw .invalidURL("base URL must be an absolute http(s) URL") }
 
-    var basePath = components.percentEncodedPath
-    while basePath.hasSuffix("/") { basePath.removeLast() }
-    let segments = try endpoint.path.map { (segment: String) throws(NetworkError) -> String in
+    var text = base.origin
+    text += base.path
+    for segment in endpoint.path {
       guard !segment.isEmpty else { throw .invalidURL("empty path segment") }
-      return Self.encodeSegment(segment)
+      text += "/"
+      text += Self.encodeSegment(segment)
     }
-    components.percentEncodedPath = ([basePath] + segments).joined(separator: "/")
-    if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
+    if base.path.isEmpty && endpoint.path.isEmpty { text += "/" }
 
     if !endpoint.query.isEmpty {
-      components.percentEncodedQuery = endpoint.query
-        .map { item in
-          let name = Self.percentEncode(item.name)
-          guard let value = item.value else { return name }
-          return "\(name)=\(Self.percentEncode(value))"
+      text += "?"
+      for (index, item) in endpoint.query.enumerated() {
+        if index > 0 { text += "&" }
+        text += Self.percentEncode(item.name)
+        if let value = item.value {
+          text += "="
+          text += Self.percentEncode(value)
         }
-        .joined(separator: "&")
+      }
+    } else if let query = base.query {
+      text += "?"
+      text += query
+    }
+    if let fragment = base.fragment {
+      text += "#"
+      text += fragment
     }
 
-    guard let url = components.url else {
+    guard let url = URL(string: text) else {
       throw .invalidURL("could not form a URL for path \(endpoint.path)")
     }
 
@@ -102,7 +110,19 @@ public struct RequestBuilder: Sendable {
 
   /// Unreserved characters (RFC 3986 §2.3) pass; everything else is percent-encoded as UTF-8.
   static func percentEncode(_ text: String) -> String {
-    text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    guard text.utf8.contains(where: { !unreservedBytes[Int($0)] }) else { return text }
+    var encoded: [UInt8] = []
+    encoded.reserveCapacity(text.utf8.count * 3)
+    for byte in text.utf8 {
+      if unreservedBytes[Int(byte)] {
+        encoded.append(byte)
+      } else {
+        encoded.append(UInt8(ascii: "%"))
+        encoded.append(hexDigits[Int(byte >> 4)])
+        encoded.append(hexDigits[Int(byte & 0x0F)])
+      }
+    }
+    return String(decoding: encoded, as: UTF8.self)
   }
 
   /// One path segment. The dot segments are encoded too: left as they are, Foundation and
@@ -116,9 +136,15 @@ public struct RequestBuilder: Sendable {
     }
   }
 
-  private static let unreserved = CharacterSet(
-    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
-  )
+  private static let unreservedBytes: [Bool] = {
+    var table = [Bool](repeating: false, count: 256)
+    for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8 {
+      table[Int(byte)] = true
+    }
+    return table
+  }()
+
+  private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
   private static func validateHeader(name: String, value: String) throws(NetworkError) {
     guard HeaderSyntax.isToken(name) else {
@@ -127,6 +153,37 @@ public struct RequestBuilder: Sendable {
     // The value is not echoed: it may be a credential.
     guard HeaderSyntax.isSafeValue(value) else {
       throw .invalidRequest("value of header \"\(name)\" contains a line break or NUL")
+    }
+  }
+}
+
+extension RequestBuilder {
+  /// The parts of a base URL a request is built from, already percent-encoded.
+  fileprivate struct BaseParts: Sendable {
+    /// `scheme://user@host:port`, without a path.
+    let origin: String
+    /// The base path without trailing slashes: `""` or `"/v1"`.
+    let path: String
+    /// The base URL's own query, kept for endpoints that have none.
+    let query: String?
+    let fragment: String?
+
+    init?(_ baseURL: URL) {
+      guard
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
+        let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+        components.host?.isEmpty == false
+      else { return nil }
+      var path = components.percentEncodedPath
+      while path.hasSuffix("/") { path.removeLast() }
+      self.path = path
+      query = components.percentEncodedQuery
+      fragment = components.percentEncodedFragment
+      components.percentEncodedPath = ""
+      components.percentEncodedQuery = nil
+      components.percentEncodedFragment = nil
+      guard let origin = components.string else { return nil }
+      self.origin = origin
     }
   }
 }

@@ -30,10 +30,16 @@ struct ResponseValidator: Sendable {
       )
     }
     guard !body.isEmpty, endpoint.expectsContent else { return }
+    let declared = response.value(forHTTPHeaderField: "Content-Type")
+    // The common case, a server declaring exactly the one type asked for, needs no parsing: a
+    // single media type without wildcards admits itself.
+    if let declared, declared == endpoint.accept, !declared.utf8.contains(where: { $0 == 0x2C || $0 == 0x2A })
+    {
+      return
+    }
     let accepted = MediaType.ranges(inAccept: endpoint.accept)
     // `*/*` takes anything, also a body that declares no type at all.
     guard !accepted.isEmpty, !accepted.contains(where: { $0.type == "*" }) else { return }
-    let declared = response.value(forHTTPHeaderField: "Content-Type")
     guard let received = declared.flatMap(MediaType.effective(inContentType:)),
       accepted.contains(where: { $0.admits(received) })
     else {
