@@ -39,6 +39,7 @@ public final class AppContainer: Sendable {
   private let sessionRepository: any SessionRepository
   private let todoRepository: any TodoRepository
   private let articleRepository: any ArticleRepository
+  // new-feature: repositories
   private let flushStores: @Sendable () async -> Void
 
   /// Builds the live graph for `configuration`.
@@ -72,6 +73,7 @@ public final class AppContainer: Sendable {
     authenticatedClient = apiClient
     todoRepository = RemoteTodoRepository(client: apiClient, cache: todoCache)
     articleRepository = RemoteArticleRepository(client: apiClient)
+    // new-feature: wiring
   }
 
   /// Follows whether someone is signed in (an app's root navigation listens to this).
@@ -103,6 +105,8 @@ public final class AppContainer: Sendable {
   public func makeArticleViewModel() -> ArticleViewModel {
     ArticleViewModel(loadArticle: LoadTodaysArticle(repository: articleRepository))
   }
+
+  // new-feature: view models
 
   /// Where a feature keeps a file of its own: `name` inside the configured storage directory.
   ///
