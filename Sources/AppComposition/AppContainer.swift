@@ -11,8 +11,8 @@ public import PresentationLayer
 /// mechanism here and no other file changes.
 ///
 /// The graph: one `URLSessionHTTPClient` whose interceptor chain is `[AuthInterceptor,
-/// RetryPolicy]` for the API, and a second one without the chain for login and token refresh
-/// (the refresh must not wait for itself). Tokens and the todo cache live where the
+/// RetryPolicy]` for the API, and a second one whose chain is only `[RetryPolicy]` for login and
+/// token refresh (without the auth interceptor, because the refresh must not wait for itself). Tokens and the todo cache live where the
 /// configuration says. The session repository follows the auth interceptor's session-ended
 /// signal and forgets the todo cache whenever the session ends.
 ///
