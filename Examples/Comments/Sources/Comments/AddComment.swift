@@ -17,6 +17,7 @@ public struct AddComment: AddCommentUseCase {
     self.repository = repository
   }
 
+  /// Adds `body`, trimmed, to the todo with `todoID`; a blank body never reaches the server.
   public func callAsFunction(_ body: String, todoID: Int) -> OutcomeStream<TodoComment> {
     .outcome { [repository] () async throws(DomainError) in
       let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)

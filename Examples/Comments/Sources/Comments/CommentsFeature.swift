@@ -6,12 +6,14 @@ public import PresentationLayer
 /// - Appearing loads them (latest wins); a failed load keeps what was shown and says why.
 /// - Adding keeps the typed text when it fails; taps while an add is under way are dropped.
 public struct CommentsFeature: Feature {
+  /// What the user does on the comments screen.
   public enum Action: Sendable, Hashable {
     case appeared
     case draftChanged(String)
     case addTapped
   }
 
+  /// What changes the comments screen.
   public enum SideEffect: Sendable, Hashable {
     case loaded([TodoComment])
     case draftChanged(String)
@@ -20,10 +22,15 @@ public struct CommentsFeature: Feature {
     case failed(message: String)
   }
 
+  /// What the comments screen shows.
   public struct State: Sendable, Hashable {
+    /// The todo whose comments these are.
     public let todoID: Int
+    /// The comments as the server last answered, oldest first.
     public var comments: [TodoComment] = []
+    /// The comment being typed; kept when adding fails.
     public var draft = ""
+    /// Whether an add is in flight; while it is, tapping add does nothing.
     public var isAdding = false
     /// Why the last load or add failed, in words for the user.
     public var message: String?
@@ -51,6 +58,7 @@ public struct CommentsFeature: Feature {
     self.addComment = addComment
   }
 
+  /// The work each action starts, under the policy of its lane.
   public func plan(for action: Action, in state: State) -> ActionPlan<Self> {
     switch action {
     case .appeared:
@@ -73,6 +81,7 @@ public struct CommentsFeature: Feature {
     }
   }
 
+  /// Folds one side effect into the screen's state.
   public static func reduce(_ state: inout State, _ effect: SideEffect) {
     switch effect {
     case .loaded(let comments):

@@ -15,6 +15,7 @@ public struct LoadComments: LoadCommentsUseCase {
     self.repository = repository
   }
 
+  /// Yields the comments on the todo with `todoID`, or the failure that prevented it.
   public func callAsFunction(todoID: Int) -> OutcomeStream<[TodoComment]> {
     .outcome { [repository] () async throws(DomainError) in try await repository.comments(onTodo: todoID) }
   }

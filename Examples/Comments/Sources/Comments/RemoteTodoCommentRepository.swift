@@ -4,8 +4,11 @@ public import NetworkLayer
 
 /// A comment as the API sends it.
 public struct TodoCommentDTO: Codable, Sendable, Hashable, DomainConvertible {
+  /// The server's id for the comment.
   public var id: Int
+  /// The todo it belongs to, `todoId` on the wire.
   public var todoId: Int
+  /// What was said; ``toDomain()`` rejects a blank one.
   public var body: String
 
   /// The domain value, or `DomainError.invalidData(reason:)`.
@@ -28,10 +31,12 @@ public struct RemoteTodoCommentRepository: TodoCommentRepository {
     self.client = client
   }
 
+  /// `GET /todos/{id}/comments`, every comment mapped.
   public func comments(onTodo todoID: Int) async throws(DomainError) -> [TodoComment] {
     try await client.sendTranslatingErrors(Self.endpoints(todoID).list).toDomain()
   }
 
+  /// `POST /todos/{id}/comments`, sent once: never retried automatically.
   public func addComment(_ body: String, toTodo todoID: Int) async throws(DomainError) -> TodoComment {
     try await client.sendTranslatingErrors(Self.endpoints(todoID).create(NewComment(body: body))).toDomain()
   }

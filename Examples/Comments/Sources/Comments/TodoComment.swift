@@ -5,6 +5,7 @@ public import DomainLayer
 ///
 /// Always valid: its ids are positive and its body is not blank.
 public struct TodoComment: Sendable, Hashable, Identifiable {
+  /// The server's id for the comment.
   public let id: Int
   /// The todo it belongs to.
   public let todoID: Int
