@@ -479,6 +479,9 @@ class SampleAPI:
                 Route("GET", "/articles/today", False, self.get_article),
                 Route("POST", "/auth/login", False, self.login),
                 Route("POST", "/auth/refresh", False, self.refresh),
+                # The collections scripts/new-feature wrote, as in the Swift twin's
+                # `scaffoldedRoutes`: one line per feature.
+                # new-feature: routes
             ],
             authorize=self.authorize,
         )
@@ -510,6 +513,8 @@ class SampleAPI:
         self.token_lifetime: float = DEFAULT_TOKEN_LIFETIME
         self.require_auth = DEFAULT_REQUIRE_AUTH
         self.received: List[dict] = []  # see record_received
+        # Scaffolded collections by name: {"records": {id: record}, "next_id": int}.
+        self.collections: Dict[str, dict] = {}
 
     # -- bookkeeping called by the request handler ---------------------------
 
@@ -641,6 +646,73 @@ class SampleAPI:
             if self.todos.pop(todo_id, None) is None:
                 raise HTTPError(404, "not found")
         return Response(204)
+
+    # -- scaffolded collections ---------------------------------------------------
+
+    def collection_routes(self, name: str, singular: str, operations: str) -> List[Route]:
+        """The routes of a collection of titled records at /<name>, as the Swift
+        twin's `SampleCollection`: three seed records ("<singular> 1" to 3, ids
+        1 to 3) restored by a reset; `operations` names some of list, detail,
+        create, update, delete. Routes come in the contract's order."""
+        wanted = set(operations.split())
+
+        def storage() -> dict:
+            # Callers hold the lock.
+            if name not in self.collections:
+                self.collections[name] = {
+                    "records": {i: {"id": i, "title": f"{singular} {i}"} for i in (1, 2, 3)},
+                    "next_id": 4,
+                }
+            return self.collections[name]
+
+        def list_records(request: Request) -> Response:
+            with self.lock:
+                records = storage()["records"]
+                return json_response(200, [records[i] for i in sorted(records)])
+
+        def create_record(request: Request) -> Response:
+            title = get_title(parse_json_object(request.body), required=True)
+            with self.lock:
+                store = storage()
+                record = {"id": store["next_id"], "title": title}
+                store["records"][record["id"]] = record
+                store["next_id"] += 1
+                return json_response(201, record)
+
+        def get_record(request: Request, **params: str) -> Response:
+            record_id = self._todo_id(params)
+            with self.lock:
+                record = storage()["records"].get(record_id)
+                if record is None:
+                    raise HTTPError(404, "not found")
+                return json_response(200, record)
+
+        def update_record(request: Request, **params: str) -> Response:
+            record_id = self._todo_id(params)
+            with self.lock:
+                record = storage()["records"].get(record_id)
+                if record is None:
+                    raise HTTPError(404, "not found")
+                title = get_title(parse_json_object(request.body), required=False)
+                if title is not None:
+                    record["title"] = title
+                return json_response(200, record)
+
+        def delete_record(request: Request, **params: str) -> Response:
+            record_id = self._todo_id(params)
+            with self.lock:
+                if storage()["records"].pop(record_id, None) is None:
+                    raise HTTPError(404, "not found")
+            return Response(204)
+
+        table = [
+            ("list", "GET", f"/{name}", list_records),
+            ("create", "POST", f"/{name}", create_record),
+            ("detail", "GET", f"/{name}/{{id}}", get_record),
+            ("update", "PATCH", f"/{name}/{{id}}", update_record),
+            ("delete", "DELETE", f"/{name}/{{id}}", delete_record),
+        ]
+        return [Route(method, path, True, handler) for op, method, path, handler in table if op in wanted]
 
     # -- article ----------------------------------------------------------------
 

@@ -11,8 +11,8 @@ public import PresentationLayer
 /// mechanism here and no other file changes.
 ///
 /// The graph: one `URLSessionHTTPClient` whose interceptor chain is `[AuthInterceptor,
-/// RetryPolicy]` for the API, and a second one without the chain for login and token refresh
-/// (the refresh must not wait for itself). Tokens and the todo cache live where the
+/// RetryPolicy]` for the API, and a second one whose chain is only `[RetryPolicy]` for login and
+/// token refresh (without the auth interceptor, because the refresh must not wait for itself). Tokens and the todo cache live where the
 /// configuration says. The session repository follows the auth interceptor's session-ended
 /// signal and forgets the todo cache whenever the session ends.
 ///
@@ -39,6 +39,7 @@ public final class AppContainer: Sendable {
   private let sessionRepository: any SessionRepository
   private let todoRepository: any TodoRepository
   private let articleRepository: any ArticleRepository
+  // new-feature: repositories
   private let flushStores: @Sendable () async -> Void
 
   /// Builds the live graph for `configuration`.
@@ -72,6 +73,7 @@ public final class AppContainer: Sendable {
     authenticatedClient = apiClient
     todoRepository = RemoteTodoRepository(client: apiClient, cache: todoCache)
     articleRepository = RemoteArticleRepository(client: apiClient)
+    // new-feature: wiring
   }
 
   /// Follows whether someone is signed in (an app's root navigation listens to this).
@@ -103,6 +105,8 @@ public final class AppContainer: Sendable {
   public func makeArticleViewModel() -> ArticleViewModel {
     ArticleViewModel(loadArticle: LoadTodaysArticle(repository: articleRepository))
   }
+
+  // new-feature: view models
 
   /// Where a feature keeps a file of its own: `name` inside the configured storage directory.
   ///

@@ -3,23 +3,29 @@ import DomainLayer
 import LayeredTestSupport
 import NetworkLayer
 
-/// The data layer's live stack against one sample backend, the way `AppContainer` wires it.
+/// The data layer's live stack against one sample backend, the way `AppContainer` wires it:
+/// the API client's chain is `[AuthInterceptor, RetryPolicy]` and the login client's is
+/// `[RetryPolicy]`, so a test that a request is (or is not) retried proves it for the app.
 struct DataStack {
   let tokenStore = InMemoryTokenStore()
   let cache = InMemoryTodoCache()
   let authInterceptor: AuthInterceptor
+  /// The authenticated API client, for a feature's repository built in a test.
+  let api: any HTTPClient
   let sessions: RemoteSessionRepository
   let todos: RemoteTodoRepository
   let articles: RemoteArticleRepository
 
   init(_ connection: SampleBackendConnection) {
-    let plain = URLSessionHTTPClient(baseURL: connection.baseURL, session: connection.session)
+    let plain = URLSessionHTTPClient(
+      baseURL: connection.baseURL, session: connection.session, interceptors: [RetryPolicy()])
     authInterceptor = AuthInterceptor(store: tokenStore, refresher: RemoteTokenRefresher(client: plain))
     let api = URLSessionHTTPClient(
       baseURL: connection.baseURL,
       session: connection.session,
-      interceptors: [authInterceptor]
+      interceptors: [authInterceptor, RetryPolicy()]
     )
+    self.api = api
     let cache = self.cache
     sessions = RemoteSessionRepository(
       client: plain,

@@ -33,6 +33,7 @@ struct ContractRoute: Sendable, Hashable, CustomStringConvertible {
     .init(
       method: "POST", path: "/auth/refresh", authenticated: false,
       validBody: #"{"refreshToken": "{refreshToken}"}"#, successStatus: 200),
+    // new-feature: routes
   ]
 
   /// The cases that apply to this route: id cases only where the template has an id, the

@@ -13,7 +13,16 @@ extension SampleAPI {
       SampleRoute("GET", "/articles/today", authenticated: false) { _ in .json(200, SampleData.article) },
       SampleRoute("POST", "/auth/login", authenticated: false) { self.login($0.request) },
       SampleRoute("POST", "/auth/refresh", authenticated: false) { self.refresh($0.request) },
+    ] + scaffoldedRoutes
+  }
+
+  /// The routes of the features `scripts/new-feature` wrote, after the built-in ones (the script
+  /// adds one line per feature at the marker, and the same line to `scripts/sample_api.py`).
+  private var scaffoldedRoutes: [SampleRoute] {
+    let collections: [SampleCollection] = [
+      // new-feature: routes
     ]
+    return collections.flatMap(routes(for:))
   }
 
   private func listTodos(_ request: InProcessRequest) -> InProcessResponse {

@@ -26,6 +26,8 @@ struct SampleAPIState: Sendable {
   var faults: [SampleFault] = []
   var counters = Counters()
   var config = Config()
+  /// The records of the scaffolded collections by name, seeded on first use.
+  var collections: [String: SampleCollection.Storage] = [:]
 
   /// Takes one use of the first fault matching the request, if any.
   mutating func consumeFault(method: String, path: String) -> SampleFault? {

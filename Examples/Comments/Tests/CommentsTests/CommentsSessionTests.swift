@@ -1,0 +1,46 @@
+import AppComposition
+import Comments
+import LayeredTestSupport
+import SampleBackend
+import Testing
+
+@Suite("Comments on the app's session", .timeLimit(.minutes(1)))
+@MainActor
+struct CommentsSessionTests {
+  @Test(
+    "after a login through the container's login screen, the comments screen loads and adds on that session, with no second login"
+  )
+  func sameSession() async throws {
+    let api = SampleAPI()
+    try CommentsSampleRoutes.register(on: api)
+    let mount = api.mount()
+    defer { mount.unmount() }
+    let server = SampleBackendConnection(baseURL: mount.baseURL, session: mount.makeSession())
+    let container = AppContainer(
+      configuration: AppConfiguration(baseURL: mount.baseURL, session: mount.makeSession()))
+
+    let comments = container.makeCommentsViewModel(todoID: 7)
+    await comments.sendAndWait(.appeared)
+    // Signed out: the server refused, and nothing was shown.
+    #expect(comments.state.message != nil)
+    #expect(comments.state.comments.isEmpty)
+
+    let login = container.makeLoginViewModel()
+    login.send(.usernameChanged("demo"))
+    login.send(.passwordChanged("correct-horse-battery-staple"))
+    await login.sendAndWait(.logInTapped)
+
+    comments.send(.draftChanged("Buy the oat kind"))
+    await comments.sendAndWait(.addTapped)
+    await comments.sendAndWait(.appeared)
+    #expect(comments.state.message == nil)
+    #expect(comments.state.comments.map(\.body) == ["Buy the oat kind"])
+
+    let counters = try await server.counters()
+    #expect(counters.logins == 1)
+    #expect(counters.refreshes == 0)
+    #expect(counters.paths["POST /todos/7/comments"] == 1)
+    // The signed-out load never left the client: it had no token to send.
+    #expect(counters.paths["GET /todos/7/comments"] == 1)
+  }
+}

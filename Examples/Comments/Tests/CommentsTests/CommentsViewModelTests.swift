@@ -1,0 +1,59 @@
+import Comments
+import DomainLayer
+import LayeredTestSupport
+import Testing
+
+private struct FakeLoadComments: LoadCommentsUseCase {
+  var outcome: Outcome<[TodoComment]>
+  func callAsFunction(todoID: Int) -> OutcomeStream<[TodoComment]> {
+    .outcome { [outcome] () async throws(DomainError) in try outcome.get() }
+  }
+}
+
+private struct FakeAddComment: AddCommentUseCase {
+  var outcome: Outcome<TodoComment>
+  func callAsFunction(_ body: String, todoID: Int) -> OutcomeStream<TodoComment> {
+    .outcome { [outcome] () async throws(DomainError) in try outcome.get() }
+  }
+}
+
+@Suite("CommentsViewModel", .timeLimit(.minutes(1)))
+@MainActor
+struct CommentsViewModelTests {
+  @Test("appearing shows the todo's comments; adding appends one and clears the draft")
+  func loadAndAdd() async throws {
+    let first = try TodoComment(id: 1, todoID: 7, body: "First")
+    let added = try TodoComment(id: 2, todoID: 7, body: "Second")
+    let store = TestStore(
+      CommentsFeature(
+        loadComments: FakeLoadComments(outcome: .success([first])),
+        addComment: FakeAddComment(outcome: .success(added))),
+      initialState: .init(todoID: 7))
+    store.send(.appeared)
+    await store.receive { $0.comments = [first] }
+    store.send(.draftChanged("Second")) { $0.draft = "Second" }
+    store.send(.addTapped) { $0.isAdding = true }
+    await store.receive {
+      $0.isAdding = false
+      $0.draft = ""
+      $0.comments = [first, added]
+    }
+    await store.finish()
+  }
+
+  @Test("a failed add keeps the draft and says why")
+  func failedAdd() async {
+    let store = TestStore(
+      CommentsFeature(
+        loadComments: FakeLoadComments(outcome: .success([])),
+        addComment: FakeAddComment(outcome: .failure(.offline))),
+      initialState: .init(todoID: 7))
+    store.send(.draftChanged("Kept")) { $0.draft = "Kept" }
+    store.send(.addTapped) { $0.isAdding = true }
+    await store.receive {
+      $0.isAdding = false
+      $0.message = DomainError.offline.message
+    }
+    await store.finish()
+  }
+}

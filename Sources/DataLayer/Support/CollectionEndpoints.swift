@@ -1,0 +1,44 @@
+public import NetworkLayer
+
+/// The endpoints of one REST collection of `Item`s at `/{name}`, described once: list, detail,
+/// create, update and delete, all carrying the user's credentials.
+///
+/// Creating is a `POST` and so is never retried automatically (a retry after a lost response
+/// could create twice); an update is a `PATCH` that sets values rather than changing them by a
+/// delta, so it is marked idempotent and may be retried; a delete is idempotent by method.
+public struct CollectionEndpoints<Item: Decodable & Sendable>: Sendable {
+  /// The collection's path segments, e.g. `["widgets"]`.
+  public let path: [String]
+
+  /// The endpoints of the collection at `path`.
+  public init(path: [String]) {
+    self.path = path
+  }
+
+  /// `GET /{name}`: every item.
+  public var list: Endpoint<[Item]> {
+    Endpoint(path: path, requiresAuthentication: true)
+  }
+
+  /// `GET /{name}/{id}`: one item.
+  public func item(id: Int) -> Endpoint<Item> {
+    Endpoint(path: path + [String(id)], requiresAuthentication: true)
+  }
+
+  /// `POST /{name}` with `body`: creates an item. Never retried automatically.
+  public func create(_ body: some Encodable & Sendable) -> Endpoint<Item> {
+    Endpoint(method: .post, path: path, body: .json(body), requiresAuthentication: true)
+  }
+
+  /// `PATCH /{name}/{id}` with `body`, which must set values (never a delta): safe to retry.
+  public func update(id: Int, _ body: some Encodable & Sendable) -> Endpoint<Item> {
+    Endpoint(
+      method: .patch, path: path + [String(id)], body: .json(body), requiresAuthentication: true,
+      isIdempotent: true)
+  }
+
+  /// `DELETE /{name}/{id}`: removes an item; the answer has no content.
+  public func delete(id: Int) -> Endpoint<NoContent> {
+    Endpoint(method: .delete, path: path + [String(id)], requiresAuthentication: true)
+  }
+}
