@@ -98,7 +98,7 @@ struct RefreshWaitTests {
       Issue.record("expected the stuck refresh to fail, got \(first)")
       return
     }
-    #expect(took < .seconds(10), "the call's own 60 s deadline did not end it: \(took)")
+    #expect(took < .seconds(30), "the call's own 60 s deadline did not end it: \(took)")
     #expect((try? second.get())?.id == 1, "\(second)")
     #expect(refresher.calls == 2)
     #expect(server.received.withLock { $0 } == ["Bearer at-fresh-2"])
