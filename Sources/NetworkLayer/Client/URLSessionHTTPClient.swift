@@ -32,7 +32,8 @@ import LayeredSupport
 ///   redirect to another origin carries no credential header, and the session's cookie jar adds
 ///   no cookies unless `sendsCookies` is set;
 /// - a response body larger than the endpoint's or the client's `maximumResponseSize` ends the
-///   call at once with ``NetworkError/responseTooLarge(limit:)`` and cancels the transfer;
+///   call at once with ``NetworkError/responseTooLarge(limit:)`` and cancels the data task (on
+///   Linux the connection closes when swift-corelibs-foundation gets to that cancel);
 /// - a 401 is delivered as a 401, promptly, whatever its `WWW-Authenticate` scheme;
 /// - monitors see every attempt, retry and outcome, with credentials already redacted.
 public struct URLSessionHTTPClient: HTTPClient {

@@ -10,9 +10,13 @@ import LayeredSupport
 /// Each request gets a ``Transfer`` as its task delegate, which owns everything Foundation's
 /// convenience APIs would decide on their own:
 /// - the body is counted while it arrives; a body larger than the limit (announced by
-///   `Content-Length` or only discovered while streaming) stops the transfer at once with
-///   ``NetworkError/responseTooLarge(limit:)``, so memory stays near the limit whatever the
-///   server sends;
+///   `Content-Length` or only discovered while streaming) ends the call at once with
+///   ``NetworkError/responseTooLarge(limit:)`` and drops what arrived, so memory stays near the
+///   limit whatever the server sends. The data task is cancelled at the same moment, but on
+///   Linux the connection closes only when swift-corelibs-foundation gets to that cancel: it
+///   ignores a `.cancel` response disposition, and queues the cancel behind the reads of a socket
+///   that stays readable, so a flooding server may write hundreds of megabytes more, which are
+///   discarded;
 /// - an authentication challenge (`WWW-Authenticate: Basic`, `Digest`, or any other scheme) is
 ///   answered by delivering the 401 response itself, at once. Left to swift-corelibs-foundation,
 ///   such a 401 never completes (issue 5456), so the auth interceptor would never see it;

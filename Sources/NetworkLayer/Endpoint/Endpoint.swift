@@ -44,7 +44,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
   /// (`Response == NoContent`): any body is ignored and an empty one is fine with any status.
   public var expectsContent: Bool
   /// The largest response body, in bytes, this endpoint accepts; `nil` uses the client's
-  /// `maximumResponseSize`. A larger body stops the transfer with
+  /// `maximumResponseSize`. A larger body ends the call at once with
   /// ``NetworkError/responseTooLarge(limit:)``. Raise it for an endpoint that downloads more than
   /// a JSON API usually sends.
   public var maximumResponseSize: Int? = nil
