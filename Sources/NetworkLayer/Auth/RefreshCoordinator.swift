@@ -42,10 +42,11 @@ actor RefreshCoordinator {
   /// The tokens this coordinator last read from the store or saved to it: stored tokens that
   /// differ were put there by someone else, a login.
   private var known: AuthTokens?
-  /// The access token whose refresh ended the session, and the error that ended it: a request
-  /// that was sent with that token and is rejected after the session ended gets the same error
-  /// as the requests that waited for the refresh.
-  private var endedSession: (accessToken: String, error: NetworkError)?
+  /// The tokens whose refresh ended the session, and the error that ended it: a request that
+  /// was sent with that access token and is rejected after the session ended gets the same error
+  /// as the requests that waited for the refresh. Kept as ``AuthTokens``, whose mirror hides
+  /// them, so `dump` of an interceptor shows no token.
+  private var endedSession: (tokens: AuthTokens, error: NetworkError)?
 
   init(
     store: any TokenStore,
@@ -82,7 +83,7 @@ actor RefreshCoordinator {
     let stored = readStore()
     if let inFlight { return try await inFlight.waiters.wait().get() }
     guard let tokens = stored else {
-      if let endedSession, endedSession.accessToken == rejectedAccessToken { throw endedSession.error }
+      if let endedSession, endedSession.tokens.accessToken == rejectedAccessToken { throw endedSession.error }
       throw .unauthorized
     }
     guard tokens.accessToken == rejectedAccessToken else { return tokens }
@@ -139,7 +140,7 @@ actor RefreshCoordinator {
       let failure = NetworkError.refreshFailed(reason: Self.reason(for: error))
       onEvent(.refreshFailed(failure, duration: duration))
       if storeUnchanged, Self.endsSession(error) {
-        endedSession = (refresh.basis.accessToken, failure)
+        endedSession = (refresh.basis, failure)
         store.clear()
         known = nil
         onSessionEnded(failure)

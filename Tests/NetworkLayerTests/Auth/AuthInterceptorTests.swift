@@ -97,4 +97,26 @@ struct AuthInterceptorTests {
     #expect(store.tokens == Self.tokens)
     #expect(recorder.seen.withLock { $0["/private"] ?? [] }.allSatisfy { $0 == "Bearer at-current" })
   }
+  @Test("dump of an interceptor whose session ended shows none of the ended session's tokens")
+  func endedSessionHidesItsTokens() async {
+    let recorder = HeaderRecorder()
+    defer { recorder.mount.unmount() }
+    let ended = AuthTokens(
+      accessToken: "at-secret", refreshToken: "rt-secret", expiresAt: Date(timeIntervalSinceNow: -60))
+    let interceptor = AuthInterceptor(store: InMemoryTokenStore(ended), refresher: FailingRefresher())
+    let client = URLSessionHTTPClient(
+      baseURL: recorder.mount.baseURL,
+      session: recorder.mount.makeSession(),
+      interceptors: [interceptor]
+    )
+    let result = await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true))
+    guard case .failure(.refreshFailed) = result else {
+      Issue.record("expected the rejected refresh to end the session, got \(result)")
+      return
+    }
+
+    var dumped = ""
+    dump(interceptor, to: &dumped)
+    #expect(!dumped.contains("secret"), "\(dumped)")
+  }
 }
