@@ -119,6 +119,9 @@ struct RedactorTests {
         ["client=app", "grant_type"]
       ),
       ("PASSWORD = hunter2, next", "hunter2", ["next"]),
+      // The name rule ignores `-`, `_` and `.`, and so does the scan of text.
+      ("user=demo&pass_word=hunter22", "hunter22", ["user=demo"]),
+      ("user=demo&Access.Token=at-12345", "at-12345", ["user=demo"]),
     ]
   )
   func looseText(body: String, secret: String, kept: [String]) throws {

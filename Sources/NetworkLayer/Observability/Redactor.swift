@@ -169,19 +169,30 @@ public enum Redactor {
   /// `=`: a quoted value up to its closing quote (or the end of a truncated text), any other
   /// value up to the next comma, ampersand, brace or space.
   private static func redactLoosely(_ text: String) -> String {
-    // A quoted value skips escaped characters: a password containing `\"` would otherwise end
-    // the match early and leave the rest of the secret in the text. The look-behind keeps
-    // `monkey=` from being read as `key=`.
-    let name =
-      #"[A-Za-z0-9_.\-]*(?:token|secret|password|passwd|signature|api_?-?key|credentials?)|key|sig|pwd|pass"#
-    let pattern = #"(?<![A-Za-z0-9_.\-])("?(?:\#(name))"?\s*[:=]\s*)("(?:[^"\\]|\\.?)*"?|[^,&}\s]*)"#
-    guard let expression = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else {
-      return text
-    }
+    guard let expression = looseCredentialExpression else { return text }
     return expression.stringByReplacingMatches(
       in: text,
       range: NSRange(text.startIndex..., in: text),
       withTemplate: "$1\"\(placeholder)\""
     )
   }
+
+  /// The credential-name rule of ``isCredentialName(_:)`` as a pattern, built from the same
+  /// lists so the two cannot drift apart: a name ending in a credential suffix, or one of the
+  /// exact names, with `-`, `_` or `.` allowed between letters as that rule ignores them. Built
+  /// once: compiling it costs far more than matching.
+  ///
+  /// A quoted value skips escaped characters: a password containing `\"` would otherwise end the
+  /// match early and leave the rest of the secret in the text. The look-behind keeps `monkey=`
+  /// from being read as `key=`.
+  private static let looseCredentialExpression: NSRegularExpression? = {
+    func separable(_ word: String) -> String {
+      word.map { NSRegularExpression.escapedPattern(for: String($0)) }.joined(separator: "[-_.]?")
+    }
+    let suffixes = credentialSuffixes.map(separable).joined(separator: "|")
+    let exact = exactCredentialNames.sorted().map(separable).joined(separator: "|")
+    let name = #"[A-Za-z0-9_.\-]*(?:"# + suffixes + ")|" + exact
+    let pattern = #"(?<![A-Za-z0-9_.\-])("?(?:"# + name + #")"?\s*[:=]\s*)("(?:[^"\\]|\\.?)*"?|[^,&}\s]*)"#
+    return try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
+  }()
 }
