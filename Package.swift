@@ -62,6 +62,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "LayeredSupportTests",
+      dependencies: ["LayeredSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "DomainLayerTests",
       dependencies: ["DomainLayer", "LayeredSupport"],
       swiftSettings: strictSettings

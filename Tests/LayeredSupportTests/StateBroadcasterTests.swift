@@ -1,4 +1,4 @@
-import DomainLayer
+import LayeredSupport
 import Testing
 
 @Suite("StateBroadcaster", .timeLimit(.minutes(1)))
@@ -11,8 +11,8 @@ struct StateBroadcasterTests {
     let late = broadcaster.values()
     broadcaster.update { $0 = 2 }
     broadcaster.finish()
-    #expect(await collect(early) == [0, 1, 2])
-    #expect(await collect(late) == [1, 2])
+    #expect(await early.reduce(into: []) { $0.append($1) } == [0, 1, 2])
+    #expect(await late.reduce(into: []) { $0.append($1) } == [1, 2])
   }
 
   @Test("observers cancelled while values are being delivered never deadlock the broadcaster")

@@ -1,5 +1,3 @@
-import LayeredSupport
-
 /// Holds a current value and multicasts it to any number of observers.
 ///
 /// Plain `AsyncStream` is single-consumer: two loops over one stream split its values between
