@@ -68,6 +68,8 @@ extension Endpoint {
         HTTPResponse(value: try original.decode(data), statusCode: 200, headers: [:], url: nil)
       }
     )
+    // What the initialiser does not take is copied here; every stored property must be.
+    endpoint.maximumResponseSize = maximumResponseSize
     endpoint.emptyBodyIsValue = emptyBodyIsValue
     endpoint.readResponse = { body, response, request throws(NetworkError) in
       let value = try ResponseReader.read(body, response: response, request: request, for: original)

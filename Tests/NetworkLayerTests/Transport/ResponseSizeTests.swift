@@ -47,6 +47,22 @@ struct ResponseSizeTests {
     smaller.maximumResponseSize = Self.body.count - 1
     #expect(await roomy.outcome(smaller) == .failure(.responseTooLarge(limit: Self.body.count - 1)))
   }
+
+  @Test("an endpoint's own limit holds when the caller asks for the response's details too")
+  func endpointLimitWithDetails() async throws {
+    let mount = Self.mount()
+    defer { mount.unmount() }
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    var smaller = Endpoint<[TestTodo]>(path: ["todos"])
+    smaller.maximumResponseSize = Self.body.count - 1
+
+    do {
+      let response = try await client.response(for: smaller)
+      Issue.record("a body over the endpoint's limit was accepted: \(response.value.count) todos")
+    } catch {
+      #expect(error == .responseTooLarge(limit: Self.body.count - 1))
+    }
+  }
 }
 
 /// Floods from a real socket: a body announced as 1 GiB, and one with no length that never ends.
