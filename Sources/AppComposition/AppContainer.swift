@@ -124,7 +124,9 @@ public final class AppContainer: Sendable {
     return directory.appendingPathComponent(name, isDirectory: false)
   }
 
-  private static let ownFileNames: Set<String> = ["tokens.json", "todos.json"]
+  private static let tokenFileName = "tokens.json"
+  private static let todoCacheFileName = "todos.json"
+  private static let ownFileNames: Set<String> = [tokenFileName, todoCacheFileName]
 
   /// Returns once every change to the tokens and the todo cache made before the call is on
   /// disk (with ``AppConfiguration/Storage/directory(_:)``; at once in memory). The file stores
@@ -140,9 +142,8 @@ public final class AppContainer: Sendable {
     case .inMemory:
       return (InMemoryTokenStore(), InMemoryTodoCache(), {})
     case .directory(let directory):
-      let tokenStore = FileTokenStore(fileURL: directory.appendingPathComponent("tokens.json"))
-      let todoCache = FileTodoCache(fileURL: directory.appendingPathComponent("todos.json"))
-      // The two names above are reserved in `storageFile(named:)`; keep them in step.
+      let tokenStore = FileTokenStore(fileURL: directory.appendingPathComponent(tokenFileName))
+      let todoCache = FileTodoCache(fileURL: directory.appendingPathComponent(todoCacheFileName))
       return (
         tokenStore, todoCache,
         {
