@@ -26,16 +26,22 @@ final class DelegatingSession: Sendable {
       configuration.httpShouldSetCookies = false
       configuration.httpCookieStorage = nil
     }
-    // A serial queue running on a plain dispatch queue: corelibs' default delegate queue costs
-    // ~100 µs more per request (three callbacks each), which made the delegate-based transport
-    // dearer than the completion-handler one; on this queue it is no dearer.
-    // `underlyingQueue` does not retain its queue; the router, which the session keeps until
-    // its last task has finished, does.
     let router = Router()
-    let queue = OperationQueue()
-    queue.maxConcurrentOperationCount = 1
-    queue.underlyingQueue = router.callbackQueue
-    session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+    session = URLSession(configuration: configuration, delegate: router, delegateQueue: Self.delegateQueue())
+  }
+
+  /// Where the callbacks run. On swift-corelibs-foundation, inline on its work queue (see
+  /// ``InlineOperationQueue``): every queue of our own would cost a thread wake-up per callback.
+  /// Elsewhere, a serial queue: Apple's Foundation needs no help, and its own queues' rules are
+  /// not ours to bend.
+  private static func delegateQueue() -> OperationQueue {
+    #if canImport(FoundationNetworking)
+      InlineOperationQueue()
+    #else
+      let queue = OperationQueue()
+      queue.maxConcurrentOperationCount = 1
+      return queue
+    #endif
   }
 
   deinit {
@@ -46,9 +52,6 @@ final class DelegatingSession: Sendable {
 
 /// Forwards each task's callbacks to the ``Transfer`` stored as the task's delegate.
 private final class Router: NSObject, URLSessionDataDelegate, Sendable {
-  /// The dispatch queue under the session's delegate queue.
-  let callbackQueue = DispatchQueue(label: "URLSessionTransport.delegate")
-
   func urlSession(
     _ session: URLSession,
     dataTask: URLSessionDataTask,
@@ -56,7 +59,7 @@ private final class Router: NSObject, URLSessionDataDelegate, Sendable {
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
     guard let transfer = dataTask.delegate as? Transfer else {
-      completionHandler(.cancel)
+      DispatchQueue.global().async { completionHandler(.cancel) }
       return
     }
     transfer.urlSession(
@@ -78,7 +81,7 @@ private final class Router: NSObject, URLSessionDataDelegate, Sendable {
     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
     guard let transfer = task.delegate as? Transfer else {
-      completionHandler(.performDefaultHandling, nil)
+      DispatchQueue.global().async { completionHandler(.performDefaultHandling, nil) }
       return
     }
     transfer.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)

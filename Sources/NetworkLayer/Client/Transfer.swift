@@ -105,7 +105,8 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
     }
     if tooLarge {
       finish(.failure(.responseTooLarge(limit: limit)))
-      completionHandler(.cancel)
+      // `.cancel` may cancel the task, which waits for the queue this callback may run on.
+      DispatchQueue.global().async { completionHandler(.cancel) }
     } else {
       completionHandler(.allow)
     }
@@ -158,7 +159,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
     } else {
       finish(.failure(.invalidResponse))
     }
-    completionHandler(.cancelAuthenticationChallenge, nil)
+    // Cancelling the challenge cancels the task, which waits for the queue this callback may run
+    // on (see ``InlineOperationQueue``).
+    DispatchQueue.global().async { completionHandler(.cancelAuthenticationChallenge, nil) }
   }
 
   func urlSession(
