@@ -10,10 +10,10 @@ import LayeredSupport
 ///
 /// The call ends exactly once, with whichever comes first: the complete response, a transport
 /// failure, the size limit, an authentication challenge (which delivers its 401 response), or
-/// the caller's cancellation. Everything Foundation reports afterwards (typically the
+/// its call's end (the deadline, or the caller's cancellation; see ``CallScope``). Everything Foundation reports afterwards (typically the
 /// `URLError(.cancelled)` of a task this object stopped) is ignored, so a cancellation the
 /// transport caused never reaches the caller as ``NetworkError/cancelled``.
-final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
+final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   /// How one task ended.
   enum Outcome: Sendable {
     /// The final response and its whole body.
@@ -36,6 +36,8 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
   private struct State {
     var phase = Phase.waiting
     var continuation: CheckedContinuation<Outcome, Never>?
+    /// The outcome of a call that ended before it began to wait.
+    var early: Outcome?
     var response: HTTPURLResponse?
     var body = Data()
     var redirect: URLRequest?
@@ -52,16 +54,16 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
     self.limit = maximumResponseSize
   }
 
-  /// Takes the continuation to resume with the outcome. Returns `false`, having resumed it with
-  /// ``NetworkError/cancelled``, when the caller cancelled before the task was even created.
+  /// Takes the continuation to resume with the outcome. Returns `false`, having resumed it, when
+  /// the call ended before the task was even created.
   func begin(_ continuation: CheckedContinuation<Outcome, Never>) -> Bool {
-    let alreadyFinished = state.withLock { state in
-      if case .finished = state.phase { return true }
+    let early = state.withLock { state -> Outcome? in
+      if case .finished = state.phase { return state.early ?? .failure(.cancelled) }
       state.continuation = continuation
-      return false
+      return nil
     }
-    if alreadyFinished { continuation.resume(returning: .failure(.cancelled)) }
-    return !alreadyFinished
+    if let early { continuation.resume(returning: early) }
+    return early == nil
   }
 
   /// Resumes `task`, unless the call ended meanwhile: a task whose caller has already gone is
@@ -80,9 +82,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
     }
   }
 
-  /// The caller cancelled: ends the call now and stops the task.
-  func cancel() {
-    finish(.failure(.cancelled))
+  /// The call ended (deadline or cancellation): ends the transfer now and stops the task.
+  func interrupt(_ reason: NetworkError) {
+    finish(.failure(reason))
   }
 
   // MARK: URLSessionDataDelegate
@@ -194,6 +196,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, Sendable {
       if case .running(let running) = state.phase { task = running }
       state.phase = .finished
       state.redirect = nil
+      if state.continuation == nil { state.early = outcome }
       defer { state.continuation = nil }
       // The body is handed over (or dropped) now, so a stopped flood frees its memory at once.
       state.body = Data()

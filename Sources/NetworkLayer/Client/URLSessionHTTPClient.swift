@@ -17,9 +17,10 @@ import LayeredSupport
 /// - the whole call, retries and waits included (a token refresh it waits for too), ends within
 ///   the endpoint's deadline (or the client's default) with ``NetworkError/timeout``. The call
 ///   returns as soon as the deadline fires, without waiting for the transport or an interceptor
-///   to unwind; they are cancelled and finish in the background. The client keeps this deadline
-///   itself: swift-corelibs-foundation truncates `URLRequest.timeoutInterval` to whole seconds, so
-///   0.5 s there means "time out at once";
+///   to unwind; they are cancelled and finish in the background. Work between waits (building
+///   the request, decoding the response) is not interrupted: the call ends when it returns. The
+///   client keeps this deadline itself: swift-corelibs-foundation truncates
+///   `URLRequest.timeoutInterval` to whole seconds, so 0.5 s there means "time out at once";
 /// - cancelling the calling task ends the call at once with ``NetworkError/cancelled`` and cancels
 ///   whatever it was waiting for: the request in flight, a pending retry, or its wait for a
 ///   token refresh (the refresh itself goes on for the other requests);
@@ -93,9 +94,24 @@ public struct URLSessionHTTPClient: HTTPClient {
   public func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
     let call = Call(id: CallCounter.next(), started: ContinuousClock.now)
     let deadline = endpoint.deadline ?? defaultDeadline
-    let result = await withDeadline(deadline) { () async throws(NetworkError) -> Response in
-      try await self.perform(endpoint, call: call, deadline: deadline)
+    let scope = CallScope()
+    let timer = DeadlineTimer.start(after: deadline, on: clock) { scope.end(.timeout) }
+    var result = await withTaskCancellationHandler { () async -> Result<Response, NetworkError> in
+      do throws(NetworkError) {
+        let value = try await perform(endpoint, call: call, deadline: deadline, scope: scope)
+        // Whichever came first wins: the value, or the deadline that fired while it was decoded.
+        if let reason = scope.close() { return .failure(reason) }
+        return .success(value)
+      } catch {
+        return .failure(scope.close() ?? error)
+      }
+    } onCancel: {
+      scope.end(.cancelled)
     }
+    // Released now, not when the deadline would have passed.
+    timer.cancel()
+    // The caller's cancellation wins over whatever the cancelled work reported.
+    if Task.isCancelled, case .failure = result { result = .failure(.cancelled) }
     switch result {
     case .success(let value):
       if !monitors.isEmpty {
@@ -111,25 +127,32 @@ public struct URLSessionHTTPClient: HTTPClient {
   }
 
   /// Runs attempts until one succeeds or the interceptors stop retrying.
+  ///
+  /// It runs in the caller's task; every wait in it (interceptors, the request, a retry's pause)
+  /// goes through `scope`, which ends that wait at once at the deadline or on cancellation.
   private func perform<Response>(
     _ endpoint: Endpoint<Response>,
     call: Call,
-    deadline: Duration
+    deadline: Duration,
+    scope: CallScope
   ) async throws(NetworkError) -> Response {
     var failures: [NetworkError] = []
     var attempt = 1
     while true {
-      if Task.isCancelled { throw .cancelled }
+      try Self.ensureOpen(scope)
       let context = context(for: endpoint, attempt: attempt, failures: failures)
       var request = try builder.makeRequest(for: endpoint)
       request.timeoutInterval = Self.transportTimeout(for: deadline)
       for interceptor in interceptors {
-        request = try await interceptor.adapt(request, context: context)
+        let adapting = request
+        request = try await scope.run { () async throws(NetworkError) -> URLRequest in
+          try await interceptor.adapt(adapting, context: context)
+        }
       }
       if !interceptors.isEmpty { try RequestBuilder.validateWireSafety(of: request) }
       // Adapting may have waited (for a token refresh) past the caller's cancellation or the
       // deadline; such a request must never reach the wire.
-      if Task.isCancelled { throw .cancelled }
+      try Self.ensureOpen(scope)
 
       // Redacting a request costs microseconds; nobody reads the summary without a monitor.
       let summary =
@@ -142,7 +165,7 @@ public struct URLSessionHTTPClient: HTTPClient {
       let failure: AttemptFailure
       do throws(NetworkError) {
         let (body, response) = try await transport.send(
-          request, maximumResponseSize: endpoint.maximumResponseSize)
+          request, maximumResponseSize: endpoint.maximumResponseSize, scope: scope)
         if let summary {
           report(
             .responseReceived(
@@ -162,11 +185,13 @@ public struct URLSessionHTTPClient: HTTPClient {
         failure = AttemptFailure(error: error, request: request, response: nil)
       }
 
-      if failure.error == .cancelled || Task.isCancelled { throw .cancelled }
+      try Self.ensureOpen(scope)
+      if failure.error == .cancelled { throw .cancelled }
       failures.append(failure.error)
-      let decision = await decideRetry(
+      let decision = try await decideRetry(
         after: failure,
-        context: self.context(for: endpoint, attempt: attempt, failures: failures)
+        context: self.context(for: endpoint, attempt: attempt, failures: failures),
+        scope: scope
       )
       switch decision {
       case .doNotRetry:
@@ -177,10 +202,13 @@ public struct URLSessionHTTPClient: HTTPClient {
         if let summary { report(.retrying(summary, reason: failure.error, delay: .zero)) }
       case .retry(let delay):
         if let summary { report(.retrying(summary, reason: failure.error, delay: delay)) }
-        do {
-          try await clock.sleep(for: delay)
-        } catch {
-          throw .cancelled
+        let clock = self.clock
+        try await scope.run { () async throws(NetworkError) in
+          do {
+            try await clock.sleep(for: delay)
+          } catch {
+            throw .cancelled
+          }
         }
       }
       attempt += 1
@@ -189,12 +217,24 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
   }
 
-  private func decideRetry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {
+  private func decideRetry(
+    after failure: AttemptFailure,
+    context: RequestContext,
+    scope: CallScope
+  ) async throws(NetworkError) -> RetryDecision {
     for interceptor in interceptors {
-      let decision = await interceptor.retry(after: failure, context: context)
+      let decision = try await scope.run { () async -> RetryDecision in
+        await interceptor.retry(after: failure, context: context)
+      }
       if decision != .doNotRetry { return decision }
     }
     return .doNotRetry
+  }
+
+  /// Throws why the call ended, if it has: the caller's cancellation or the deadline.
+  private static func ensureOpen(_ scope: CallScope) throws(NetworkError) {
+    if Task.isCancelled { throw .cancelled }
+    if let reason = scope.endReason { throw reason }
   }
 
   private func context<Response>(
@@ -211,14 +251,6 @@ public struct URLSessionHTTPClient: HTTPClient {
       attempt: attempt,
       failures: failures
     )
-  }
-
-  /// Races `work` against the deadline on the client's clock; see ``DeadlineRace``.
-  private func withDeadline<Value: Sendable>(
-    _ deadline: Duration,
-    _ work: @escaping @Sendable () async throws(NetworkError) -> Value
-  ) async -> Result<Value, NetworkError> {
-    await DeadlineRace.run(deadline: deadline, clock: clock, work)
   }
 
   private func report(_ event: NetworkEvent) {

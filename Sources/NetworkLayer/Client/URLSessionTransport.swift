@@ -22,10 +22,11 @@ import LayeredSupport
 ///   such a 401 never completes (issue 5456), so the auth interceptor would never see it;
 /// - a redirect that leaves the request's origin carries no credential header (see
 ///   ``RedirectRule``), and a 307 or 308 keeps the method and the body;
-/// - cancelling the calling task ends the call at once with ``NetworkError/cancelled``, without
-///   waiting for Foundation to confirm. The data task is cancelled from another queue:
-///   cancelling it on the calling queue from inside the cancellation handler can deadlock on
-///   swift-corelibs-foundation (issue 5412). A task cancelled before it started is never resumed.
+/// - the end of the call (its deadline, or its caller's cancellation, through its ``CallScope``)
+///   ends the transfer at once with that reason, without waiting for Foundation to confirm. The
+///   data task is cancelled from another queue: cancelling it on the calling queue from inside
+///   the cancellation handler can deadlock on swift-corelibs-foundation (issue 5412). A task
+///   whose call ended before it started is never resumed.
 ///
 /// Requests run on a session of the transport's own, built from the given session's
 /// configuration (see ``DelegatingSession``); the given session's delegate is not consulted.
@@ -52,20 +53,23 @@ struct URLSessionTransport: Sendable {
   /// - Parameters:
   ///   - request: the request as the interceptors adapted it.
   ///   - maximumResponseSize: the body limit for this request; `nil` uses the transport's own.
+  ///   - scope: the call the request belongs to; its end ends the request.
   /// - Returns: the body, whole, and the HTTP response; a challenged 401 is such a response.
   /// - Throws: ``NetworkError/responseTooLarge(limit:)`` past the limit,
-  ///   ``NetworkError/cancelled`` only for the caller's own cancellation, and
+  ///   the scope's reason (``NetworkError/timeout`` or ``NetworkError/cancelled``) when the call
+  ///   ends first, and
   ///   ``NetworkError/transport(code:)`` for what Foundation reports.
   func send(
     _ request: URLRequest,
-    maximumResponseSize: Int? = nil
+    maximumResponseSize: Int? = nil,
+    scope: CallScope
   ) async throws(NetworkError) -> (Data, HTTPURLResponse) {
     var request = request
     request.httpShouldHandleCookies = sendsCookies
     let limit = max(0, maximumResponseSize ?? self.maximumResponseSize)
     var repeats = 0
     while true {
-      switch await run(request, limit: limit) {
+      switch await run(request, limit: limit, scope: scope) {
       case .response(let body, let response):
         return (body, response)
       case .failure(let error):
@@ -75,29 +79,26 @@ struct URLSessionTransport: Sendable {
         guard repeats <= RedirectRule.maximumRepeats else {
           throw .transport(code: URLError.httpTooManyRedirects.rawValue)
         }
-        if Task.isCancelled { throw .cancelled }
         request = next
       }
     }
   }
 
-  /// Runs one data task for `request`.
-  private func run(_ request: URLRequest, limit: Int) async -> Transfer.Outcome {
+  /// Runs one data task for `request`, unless `scope` has ended.
+  private func run(_ request: URLRequest, limit: Int, scope: CallScope) async -> Transfer.Outcome {
     let transfer = Transfer(
       originalRequest: request,
       redirectRule: RedirectRule(credentialOrigin: credentialOrigin),
       maximumResponseSize: limit
     )
+    if let reason = scope.enter(transfer) { return .failure(reason) }
+    defer { scope.leave(transfer) }
     let session = delegating.session
-    return await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        guard transfer.begin(continuation) else { return }
-        let task = session.dataTask(with: request)
-        task.delegate = transfer
-        transfer.start(task)
-      }
-    } onCancel: {
-      transfer.cancel()
+    return await withCheckedContinuation { continuation in
+      guard transfer.begin(continuation) else { return }
+      let task = session.dataTask(with: request)
+      task.delegate = transfer
+      transfer.start(task)
     }
   }
 }

@@ -11,12 +11,19 @@ import Testing
 
 @Suite("Transport cancellation, in process")
 struct TransportCancellationTests {
-  /// Cancels the call's own task while adapting, so cancellation reaches the transport before
-  /// its data task exists: the window between the client's last check and the send.
-  private struct CancelWhileAdapting: RequestInterceptor {
+  /// Cancels the calling task from inside `adapt`, then returns the request as if nothing
+  /// happened: the cancellation arrives in the last moments before the request would be sent.
+  private final class CancelCallerWhileAdapting: RequestInterceptor {
+    let cancelCaller = Locked<(@Sendable () -> Void)?>(nil)
+
     func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
-      withUnsafeCurrentTask { $0?.cancel() }
-      return request
+      while true {
+        if let cancel = cancelCaller.withLock({ $0 }) {
+          cancel()
+          return request
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+      }
     }
   }
 
@@ -31,11 +38,14 @@ struct TransportCancellationTests {
         )
       })
     defer { mount.unmount() }
-    let client = URLSessionHTTPClient(
-      baseURL: mount.baseURL, session: mount.makeSession(), interceptors: [CancelWhileAdapting()])
 
     for _ in 0..<20 {
-      #expect(await client.outcome(Endpoint<[TestTodo]>(path: ["todos"])) == .failure(.cancelled))
+      let interceptor = CancelCallerWhileAdapting()
+      let client = URLSessionHTTPClient(
+        baseURL: mount.baseURL, session: mount.makeSession(), interceptors: [interceptor])
+      let call = Task { await client.outcome(Endpoint<[TestTodo]>(path: ["todos"])) }
+      interceptor.cancelCaller.withLock { $0 = { call.cancel() } }
+      #expect(await call.value == .failure(.cancelled))
     }
     // A task that had been resumed would reach the handler within milliseconds.
     try await Task.sleep(for: .milliseconds(300))
