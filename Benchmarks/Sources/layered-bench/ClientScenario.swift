@@ -13,10 +13,6 @@ struct ClientScenario: BenchmarkScenario {
       session: FixtureURLProtocol.makeSession(),
       url: FixtureURLProtocol.baseURL.appending(path: "articles/today")
     )
-    let bridge = RawCompletionFetch<ArticleDTO>(
-      session: FixtureURLProtocol.makeSession(),
-      url: FixtureURLProtocol.baseURL.appending(path: "articles/today")
-    )
     let client = URLSessionHTTPClient(
       baseURL: FixtureURLProtocol.baseURL, session: FixtureURLProtocol.makeSession())
     let endpoint = Endpoint<ArticleDTO>(path: ["articles", "today"])
@@ -27,9 +23,6 @@ struct ClientScenario: BenchmarkScenario {
       variants: [
         .init(name: "raw URLSession + JSONDecoder") { count in
           for _ in 0..<count { _ = await raw() }
-        },
-        .init(name: "raw dataTask + completion + task delegate") { count in
-          for _ in 0..<count { _ = await bridge() }
         },
         .init(name: "Layered URLSessionHTTPClient") { count in
           for _ in 0..<count {
