@@ -37,12 +37,17 @@ public struct Effects<F: Feature>: Sendable {
   /// started), or `nil` once the view model is gone.
   @MainActor
   public var state: F.State? {
-    viewModel?.state
+    viewModel?.state(forWork: workID)
   }
 
-  /// Tells the view model that the operation has returned.
-  @MainActor
+  /// Hands `reaction` (and then `end`) to the view model without waiting for the main actor:
+  /// they are applied there in order, before anything this work applies, emits or reads later.
+  func report(_ reaction: Reaction<F>, then end: SessionEnd<F>?) {
+    viewModel?.post(.reaction(reaction, sessionEnd: end, work: workID))
+  }
+
+  /// Tells the view model that the operation has returned, after everything it reported.
   func operationReturned() {
-    viewModel?.operationReturned(fromWork: workID)
+    viewModel?.post(.returned(work: workID))
   }
 }

@@ -43,6 +43,8 @@ public final class ViewModel<F: Feature> {
   @ObservationIgnored private nonisolated let eventBroadcaster = EventBroadcaster<F.Event>()
   /// The Tasks of running work, reachable from `deinit`, which may run on any thread.
   @ObservationIgnored private nonisolated let runningTasks = Locked<[Int: Task<Void, Never>]>([:])
+  /// What work reported without waiting for the main actor, in the order it reported it.
+  @ObservationIgnored private nonisolated let mailbox = Locked(Mailbox())
   @ObservationIgnored private var ledger = Ledger()
   // A field of the class, not of the generic `Ledger`: reading a field of a generic struct looks
   // its layout up at run time, and `send` reads this every time.
@@ -153,25 +155,41 @@ public final class ViewModel<F: Feature> {
 
   // MARK: - Called through Effects
 
-  /// Reduces and publishes `effect` if the work is still running; returns whether the state
-  /// changed.
+  /// Reduces and publishes `effect` if the work is still running, after what work reported
+  /// earlier; returns whether the state changed.
   func apply(_ effect: F.SideEffect, fromWork id: Int) -> Bool {
-    guard ledger.isRunning(id) else { return false }
-    var next = current
-    F.reduce(&next, effect)
-    return publish(next)
+    deliverReports()
+    return reduce(effect, fromWork: id)
   }
 
-  /// Sends `event` to every listener if the work is still running.
+  /// Sends `event` to every listener if the work is still running, after what work reported
+  /// earlier.
   func emit(_ event: F.Event, fromWork id: Int) {
-    guard ledger.isRunning(id) else { return }
-    eventBroadcaster.send(event)
-    tap?(.event(event))
+    deliverReports()
+    broadcast(event, fromWork: id)
   }
 
-  /// Ends work whose operation has returned, which may give queued work its turn.
-  func operationReturned(fromWork id: Int) {
-    end([id], cancelling: false)
+  /// The current state, once what work reported earlier is in it.
+  func state(forWork id: Int) -> F.State {
+    deliverReports()
+    return state
+  }
+
+  /// Queues `report` for the main actor and, unless a delivery is already due, schedules one.
+  ///
+  /// Work calls this from wherever it runs and goes on at once: an outcome and the end of the
+  /// work that follows it are then typically delivered in one turn of the main actor, where
+  /// awaiting each of them would cost a hop there and back. Reports are delivered in the order
+  /// they were posted, and every call through ``Effects`` on the main actor delivers the ones
+  /// still queued first, so a work's reports never overtake each other.
+  nonisolated func post(_ report: Report) {
+    let isDeliveryDue = mailbox.withLock { mailbox in
+      mailbox.reports.append(report)
+      defer { mailbox.isDeliveryDue = true }
+      return mailbox.isDeliveryDue
+    }
+    guard !isDeliveryDue else { return }
+    Task { @MainActor [weak self] in self?.deliverReports() }
   }
 
   // MARK: - Scheduling
@@ -229,7 +247,7 @@ public final class ViewModel<F: Feature> {
     let task = Task.detached {
       // Work superseded before its Task got going never starts.
       if !Task.isCancelled { await operation(effects) }
-      await effects.operationReturned()
+      effects.operationReturned()
     }
     runningTasks.withLock { $0[id] = task }
   }
@@ -264,6 +282,46 @@ public final class ViewModel<F: Feature> {
     for _ in ended { tap?(.workEnded) }
   }
 
+  /// Acts on the queued reports, in order, until none is left.
+  private func deliverReports() {
+    while true {
+      let reports = mailbox.withLock { mailbox in
+        defer { mailbox.reports = [] }
+        // Cleared only when there is nothing to deliver, so that a report posted while this
+        // loop runs is either taken by the loop or schedules a delivery of its own.
+        if mailbox.reports.isEmpty { mailbox.isDeliveryDue = false }
+        return mailbox.reports
+      }
+      guard !reports.isEmpty else { return }
+      for report in reports {
+        switch report {
+        case .reaction(let reaction, let sessionEnd, let id):
+          reduce(reaction.effect, fromWork: id)
+          if let event = reaction.event { broadcast(event, fromWork: id) }
+          if let sessionEnd, reduce(sessionEnd.effect, fromWork: id) {
+            broadcast(sessionEnd.event, fromWork: id)
+          }
+        case .returned(let id):
+          end([id], cancelling: false)
+        }
+      }
+    }
+  }
+
+  @discardableResult
+  private func reduce(_ effect: F.SideEffect, fromWork id: Int) -> Bool {
+    guard ledger.isRunning(id) else { return false }
+    var next = current
+    F.reduce(&next, effect)
+    return publish(next)
+  }
+
+  private func broadcast(_ event: F.Event, fromWork id: Int) {
+    guard ledger.isRunning(id) else { return }
+    eventBroadcaster.send(event)
+    tap?(.event(event))
+  }
+
   private func releaseWaiter(_ id: Int) {
     ledger.waiters.removeValue(forKey: id)?.continuation.resume()
   }
@@ -281,6 +339,22 @@ public final class ViewModel<F: Feature> {
 }
 
 extension ViewModel {
+  /// What work tells the view model without waiting for the main actor.
+  enum Report: Sendable {
+    /// Apply the reaction's side effect and emit its event, then, if given, record the session's
+    /// end (emitting its event only if that changed the state).
+    case reaction(Reaction<F>, sessionEnd: SessionEnd<F>?, work: Int)
+    /// The work's operation has returned.
+    case returned(work: Int)
+  }
+
+  /// Reports waiting for the main actor.
+  private struct Mailbox {
+    var reports: [Report] = []
+    /// Whether a delivery is scheduled or under way, which will take any report posted now.
+    var isDeliveryDue = false
+  }
+
   /// One live work: running, or waiting in a queue for its turn.
   private struct Entry {
     enum Phase {

@@ -1,0 +1,56 @@
+import DomainLayer
+import LayeredTestSupport
+import PresentationLayer
+import Testing
+
+/// `Effects.follow` hands each outcome to the view model without waiting for the main actor; the
+/// view model delivers them there. These tests hold that fast path to the guarantees of the
+/// path that awaits every step.
+@Suite("ViewModel runtime: outcomes handed over without waiting", .timeLimit(.minutes(1)))
+@MainActor
+struct RuntimeReportTests {
+  @Test("outcomes arrive in the stream's order, each as one state, events between them")
+  func outcomesArriveInOrder() async {
+    let store = TestStore(ReportingFeature(), initialState: ReportingFeature.State())
+    store.send(.follow([.success(1), .failure(.offline), .success(2), .success(3)]))
+    await store.receive { $0.values = [1] }
+    await store.receive { $0.failures = 1 }
+    await store.receive(event: .failed(.offline))
+    await store.receive { $0.values = [1, 2] }
+    await store.receive { $0.values = [1, 2, 3] }
+    await store.finish()
+  }
+
+  @Test("sendAndWait returns only once every outcome the work followed is in the state")
+  func sendAndWaitSeesEveryOutcome() async {
+    let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
+    for round in 0..<50 {
+      await viewModel.sendAndWait(.follow([.success(round), .success(round + 1000)]))
+      #expect(viewModel.state.values.suffix(2) == [round, round + 1000])
+    }
+    #expect(viewModel.state.values.count == 100)
+  }
+
+  @Test("what the work reads or applies after following comes after every outcome it followed")
+  func laterCallsSeeTheOutcomes() async {
+    let store = TestStore(ReportingFeature(), initialState: ReportingFeature.State())
+    store.send(.followThenRead([.success(1), .success(2)]))
+    await store.receive { $0.values = [1] }
+    await store.receive { $0.values = [1, 2] }
+    await store.receive { $0.readBack = [2] }
+    await store.finish()
+  }
+
+  @Test("an outcome handed over before its work was superseded, delivered after, changes nothing")
+  func supersededOutcomeIsDropped() async {
+    let feature = ReportingFeature()
+    let store = TestStore(feature, initialState: ReportingFeature.State())
+    store.send(.load(1))
+    // The main actor is held here, so the first load's outcome waits for it, undelivered...
+    #expect(holdingTheThread(until: feature.posted))
+    // ...until this load has superseded its work.
+    store.send(.load(2))
+    await store.receive { $0.values = [2] }
+    await store.finish()
+  }
+}
