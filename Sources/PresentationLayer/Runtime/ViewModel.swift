@@ -106,18 +106,12 @@ public final class ViewModel<F: Feature> {
   /// the wait, not the work: the work belongs to the view model.
   public func sendAndWait(_ action: F.Action) async {
     let pending = accept(action)
-    guard !pending.isEmpty else { return }
-    let waiterID = ledger.makeID()
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        if Task.isCancelled {
-          continuation.resume()
-        } else {
-          ledger.waiters[waiterID] = Waiter(pending: pending, continuation: continuation)
-        }
-      }
-    } onCancel: {
-      Task { @MainActor [weak self] in self?.releaseWaiter(waiterID) }
+    // The waiter delivers what work reports itself, so that the outcome it waits for costs one
+    // wake-up of the main actor, not one for the delivery and another for the waiter.
+    while true {
+      deliverReports()
+      guard isAnyLive(pending), !Task.isCancelled else { return }
+      await waitForReports()
     }
   }
 
@@ -127,8 +121,6 @@ public final class ViewModel<F: Feature> {
     guard !isShutDown else { return }
     isShutDown = true
     end(Set(ledger.entries.keys), cancelling: true)
-    for waiter in ledger.waiters.values { waiter.continuation.resume() }
-    ledger.waiters.removeAll()
     stateBroadcaster.finish()
     eventBroadcaster.finish()
   }
@@ -182,14 +174,26 @@ public final class ViewModel<F: Feature> {
   /// awaiting each of them would cost a hop there and back. Reports are delivered in the order
   /// they were posted, and every call through ``Effects`` on the main actor delivers the ones
   /// still queued first, so a work's reports never overtake each other.
+  ///
+  /// A caller of ``sendAndWait(_:)`` that is waiting is woken to deliver them itself; otherwise a
+  /// Task on the main actor delivers them.
   nonisolated func post(_ report: Report) {
-    let isDeliveryDue = mailbox.withLock { mailbox in
+    let delivery: Delivery = mailbox.withLock { mailbox in
       mailbox.reports.append(report)
-      defer { mailbox.isDeliveryDue = true }
-      return mailbox.isDeliveryDue
+      guard !mailbox.isDeliveryDue else { return .due }
+      mailbox.isDeliveryDue = true
+      guard !mailbox.waiters.isEmpty else { return .byTask }
+      defer { mailbox.waiters.removeAll() }
+      return .byWaiters(Array(mailbox.waiters.values))
     }
-    guard !isDeliveryDue else { return }
-    Task { @MainActor [weak self] in self?.deliverReports() }
+    switch delivery {
+    case .due:
+      return
+    case .byTask:
+      Task { @MainActor [weak self] in self?.deliverReports() }
+    case .byWaiters(let waiters):
+      for waiter in waiters { waiter.resume() }
+    }
   }
 
   // MARK: - Scheduling
@@ -252,22 +256,15 @@ public final class ViewModel<F: Feature> {
     runningTasks.withLock { $0[id] = task }
   }
 
-  /// Forgets the work `ids`, cancelling its Tasks if asked, releases the waiters that no longer
-  /// wait for anything, and starts the queued work whose turn has come.
+  /// Forgets the work `ids`, cancelling its Tasks if asked, wakes the callers of
+  /// ``sendAndWait(_:)`` to look at their work again, and starts the queued work whose turn has
+  /// come.
   private func end(_ ids: Set<Int>, cancelling: Bool) {
     guard !ids.isEmpty else { return }
     let ended = ids.filter { ledger.entries.removeValue(forKey: $0) != nil }
     let tasks = runningTasks.withLock { tasks in ended.compactMap { tasks.removeValue(forKey: $0) } }
     if cancelling { for task in tasks { task.cancel() } }
-    for (waiterID, var waiter) in ledger.waiters {
-      waiter.pending.subtract(ended)
-      if waiter.pending.isEmpty {
-        ledger.waiters.removeValue(forKey: waiterID)
-        waiter.continuation.resume()
-      } else {
-        ledger.waiters[waiterID] = waiter
-      }
-    }
+    if !ended.isEmpty { wakeWaiters() }
     var ready: [(Int, ActionPlan<F>.Work)] = []
     for (id, entry) in ledger.entries {
       guard case .queued(var after, let work) = entry.phase, !after.isDisjoint(with: ended) else { continue }
@@ -322,8 +319,34 @@ public final class ViewModel<F: Feature> {
     tap?(.event(event))
   }
 
-  private func releaseWaiter(_ id: Int) {
-    ledger.waiters.removeValue(forKey: id)?.continuation.resume()
+  /// Suspends a caller of ``sendAndWait(_:)`` until work posts a report (which it then
+  /// delivers), work ends on the main actor, or its Task is cancelled; returns at once if a
+  /// report is already waiting.
+  private func waitForReports() async {
+    let waiterID = ledger.makeID()
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        // Checked under the lock the cancellation handler takes: either the handler finds the
+        // continuation, or the cancellation is already visible here.
+        let isWaiting = mailbox.withLock { mailbox in
+          guard mailbox.reports.isEmpty, !Task.isCancelled else { return false }
+          mailbox.waiters[waiterID] = continuation
+          return true
+        }
+        if !isWaiting { continuation.resume() }
+      }
+    } onCancel: {
+      mailbox.withLock { $0.waiters.removeValue(forKey: waiterID) }?.resume()
+    }
+  }
+
+  /// Wakes every caller of ``sendAndWait(_:)`` that is waiting, to look again at its work.
+  private func wakeWaiters() {
+    let waiters = mailbox.withLock { mailbox in
+      defer { mailbox.waiters.removeAll() }
+      return Array(mailbox.waiters.values)
+    }
+    for waiter in waiters { waiter.resume() }
   }
 
   /// Makes `next` the state if it differs, for Observation and every observer of ``states``;
@@ -348,11 +371,22 @@ extension ViewModel {
     case returned(work: Int)
   }
 
-  /// Reports waiting for the main actor.
+  /// Reports waiting for the main actor, and the callers of ``sendAndWait(_:)`` waiting for them.
   private struct Mailbox {
     var reports: [Report] = []
     /// Whether a delivery is scheduled or under way, which will take any report posted now.
     var isDeliveryDue = false
+    var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+  }
+
+  /// Who delivers a report just posted.
+  private enum Delivery {
+    /// The delivery already due takes it.
+    case due
+    /// A Task on the main actor, made for it.
+    case byTask
+    /// The waiting callers of ``ViewModel/sendAndWait(_:)``, woken for it.
+    case byWaiters([CheckedContinuation<Void, Never>])
   }
 
   /// One live work: running, or waiting in a queue for its turn.
@@ -368,16 +402,9 @@ extension ViewModel {
     var phase: Phase
   }
 
-  /// A caller of ``sendAndWait(_:)`` and the work it still waits for.
-  private struct Waiter {
-    var pending: Set<Int>
-    let continuation: CheckedContinuation<Void, Never>
-  }
-
   /// The bookkeeping of live work. The main actor is its only lock.
   private struct Ledger {
     var entries: [Int: Entry] = [:]
-    var waiters: [Int: Waiter] = [:]
     private var nextID = 0
 
     mutating func makeID() -> Int {

@@ -31,6 +31,20 @@ struct RuntimeReportTests {
     #expect(viewModel.state.values.count == 100)
   }
 
+  @Test("callers waiting at the same time all return, each with its work's outcomes delivered")
+  func concurrentWaitersAllReturn() async {
+    let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
+    let waiters = (0..<20).map { value in
+      Task {
+        await viewModel.sendAndWait(.follow([.success(value)]))
+        return viewModel.state.values.contains(value)
+      }
+    }
+    for waiter in waiters { #expect(await waiter.value) }
+    #expect(viewModel.state.values.sorted() == Array(0..<20))
+    #expect(!viewModel.hasLiveWork)
+  }
+
   @Test("what the work reads or applies after following comes after every outcome it followed")
   func laterCallsSeeTheOutcomes() async {
     let store = TestStore(ReportingFeature(), initialState: ReportingFeature.State())
