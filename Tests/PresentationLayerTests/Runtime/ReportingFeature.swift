@@ -1,4 +1,3 @@
-import Dispatch
 import DomainLayer
 import PresentationLayer
 
@@ -11,8 +10,8 @@ struct ReportingFeature: Feature {
     /// Follows the outcomes, then reads the state through the work's effects and applies what
     /// it read.
     case followThenRead([Outcome<Int>])
-    /// Follows one outcome in the `latest` lane, then signals ``posted``: the outcome has been
-    /// handed over but, while the main actor is held, not yet delivered.
+    /// Follows the one outcome of request `"load <n>"` to ``backend``, which answers it with `n`
+    /// when the test says so, even once cancelled; `latest` wins.
     case load(Int)
   }
 
@@ -37,8 +36,8 @@ struct ReportingFeature: Feature {
     case load
   }
 
-  /// Signalled each time a `load`'s outcome has been handed over.
-  let posted = DispatchSemaphore(value: 0)
+  /// Answers the `load`s.
+  let backend = ScriptedBackend()
 
   func plan(for action: Action, in state: State) -> ActionPlan<Self> {
     switch action {
@@ -51,10 +50,17 @@ struct ReportingFeature: Feature {
         await effects.apply(.read(last))
       }
     case .load(let value):
-      let posted = self.posted
+      let backend = self.backend
       return .run(.latest(.load)) { effects in
-        await Self.follow([.success(value)], with: effects)
-        posted.signal()
+        await effects.follow(
+          OutcomeStream<Int>.outcome { () async throws(DomainError) -> Int in
+            _ = await backend.respond(to: "load \(value)", honouringCancellation: false)
+            return value
+          },
+          onValue: { .apply(.got($0)) },
+          onFailure: { .apply(.failed, emitting: .failed($0)) }
+        )
+        backend.note(.returned("load \(value)"))
       }
     }
   }
@@ -76,11 +82,4 @@ struct ReportingFeature: Feature {
       onFailure: { .apply(.failed, emitting: .failed($0)) }
     )
   }
-}
-
-/// Blocks the calling thread until `semaphore` is signalled, or 10 s have passed; returns whether
-/// it was signalled. Synchronous on purpose: a test calls it to hold the main actor while work
-/// elsewhere hands its outcome over.
-func holdingTheThread(until semaphore: DispatchSemaphore) -> Bool {
-  semaphore.wait(timeout: .now() + .seconds(10)) == .success
 }

@@ -55,15 +55,19 @@ struct RuntimeReportTests {
     await store.finish()
   }
 
-  @Test("an outcome handed over before its work was superseded, delivered after, changes nothing")
+  @Test("a superseded work's outcome, handed over after it was superseded, changes nothing")
   func supersededOutcomeIsDropped() async {
     let feature = ReportingFeature()
     let store = TestStore(feature, initialState: ReportingFeature.State())
     store.send(.load(1))
-    // The main actor is held here, so the first load's outcome waits for it, undelivered...
-    #expect(holdingTheThread(until: feature.posted))
-    // ...until this load has superseded its work.
+    await feature.backend.waitFor(.started("load 1"))
     store.send(.load(2))
+    await feature.backend.waitFor(.started("load 2"))
+    // The first load ignores its cancellation and hands its outcome over; the second one's
+    // comes after it, so the store would see the first one's state first if it were applied.
+    feature.backend.answer("load 1")
+    await feature.backend.waitFor(.returned("load 1"))
+    feature.backend.answer("load 2")
     await store.receive { $0.values = [2] }
     await store.finish()
   }
