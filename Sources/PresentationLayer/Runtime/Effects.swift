@@ -2,7 +2,9 @@
 /// the view model.
 ///
 /// It holds the view model weakly, so work that outlives the screen keeps nothing alive. Each
-/// call hops to the main actor, where the view model decides whether the work is still live: once
+/// call hops to the main actor (``follow(_:onValue:onFailure:sessionEnd:)`` hands its outcomes
+/// over without waiting, to be delivered there in order before anything the work does next
+/// through these effects), where the view model decides whether the work is still live: once
 /// the work has ended (returned, been superseded or cancelled) or the view model is gone,
 /// ``apply(_:)`` and ``emit(_:)`` do nothing, so a late result of cancelled work can never
 /// overwrite the state left by the work that replaced it, even if the operation never checks for
