@@ -175,24 +175,28 @@ public final class ViewModel<F: Feature> {
   /// they were posted, and every call through ``Effects`` on the main actor delivers the ones
   /// still queued first, so a work's reports never overtake each other.
   ///
-  /// A caller of ``sendAndWait(_:)`` that is waiting is woken to deliver them itself; otherwise a
-  /// Task on the main actor delivers them.
+  /// A caller of ``sendAndWait(_:)`` that is waiting, at a priority no lower than the work's, is
+  /// woken to deliver them itself; otherwise a Task on the main actor, at the work's priority,
+  /// delivers them. (A waiter at a lower priority would hold up every other work's reports.)
   nonisolated func post(_ report: Report) {
+    let priority = Task.currentPriority
     let delivery: Delivery = mailbox.withLock { mailbox in
       mailbox.reports.append(report)
       guard !mailbox.isDeliveryDue else { return .due }
       mailbox.isDeliveryDue = true
-      guard !mailbox.waiters.isEmpty else { return .byTask }
-      defer { mailbox.waiters.removeAll() }
-      return .byWaiters(Array(mailbox.waiters.values))
+      guard let deliverer = mailbox.waiters.first(where: { $0.value.priority >= priority }) else {
+        return .byTask
+      }
+      mailbox.waiters.removeValue(forKey: deliverer.key)
+      return .byWaiter(deliverer.value.continuation)
     }
     switch delivery {
     case .due:
       return
     case .byTask:
       Task { @MainActor [weak self] in self?.deliverReports() }
-    case .byWaiters(let waiters):
-      for waiter in waiters { waiter.resume() }
+    case .byWaiter(let waiter):
+      waiter.resume()
     }
   }
 
@@ -324,19 +328,20 @@ public final class ViewModel<F: Feature> {
   /// report is already waiting.
   private func waitForReports() async {
     let waiterID = ledger.makeID()
+    let priority = Task.currentPriority
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         // Checked under the lock the cancellation handler takes: either the handler finds the
         // continuation, or the cancellation is already visible here.
         let isWaiting = mailbox.withLock { mailbox in
           guard mailbox.reports.isEmpty, !Task.isCancelled else { return false }
-          mailbox.waiters[waiterID] = continuation
+          mailbox.waiters[waiterID] = Waiter(continuation: continuation, priority: priority)
           return true
         }
         if !isWaiting { continuation.resume() }
       }
     } onCancel: {
-      mailbox.withLock { $0.waiters.removeValue(forKey: waiterID) }?.resume()
+      mailbox.withLock { $0.waiters.removeValue(forKey: waiterID) }?.continuation.resume()
     }
   }
 
@@ -346,7 +351,7 @@ public final class ViewModel<F: Feature> {
       defer { mailbox.waiters.removeAll() }
       return Array(mailbox.waiters.values)
     }
-    for waiter in waiters { waiter.resume() }
+    for waiter in waiters { waiter.continuation.resume() }
   }
 
   /// Makes `next` the state if it differs, for Observation and every observer of ``states``;
@@ -376,7 +381,13 @@ extension ViewModel {
     var reports: [Report] = []
     /// Whether a delivery is scheduled or under way, which will take any report posted now.
     var isDeliveryDue = false
-    var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    var waiters: [Int: Waiter] = [:]
+  }
+
+  /// A caller of ``ViewModel/sendAndWait(_:)`` waiting for reports.
+  private struct Waiter {
+    let continuation: CheckedContinuation<Void, Never>
+    let priority: TaskPriority
   }
 
   /// Who delivers a report just posted.
@@ -385,8 +396,8 @@ extension ViewModel {
     case due
     /// A Task on the main actor, made for it.
     case byTask
-    /// The waiting callers of ``ViewModel/sendAndWait(_:)``, woken for it.
-    case byWaiters([CheckedContinuation<Void, Never>])
+    /// A waiting caller of ``ViewModel/sendAndWait(_:)``, woken for it.
+    case byWaiter(CheckedContinuation<Void, Never>)
   }
 
   /// One live work: running, or waiting in a queue for its turn.

@@ -45,6 +45,19 @@ struct RuntimeReportTests {
     #expect(!viewModel.hasLiveWork)
   }
 
+  @Test("a caller waiting at a lower priority than the work still returns once its outcome is in")
+  func lowPriorityWaiterReturns() async {
+    let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
+    let waiters = (0..<10).map { value in
+      Task(priority: .background) {
+        await viewModel.sendAndWait(.follow([.success(value)]))
+        return viewModel.state.values.contains(value)
+      }
+    }
+    for waiter in waiters { #expect(await waiter.value) }
+    #expect(!viewModel.hasLiveWork)
+  }
+
   @Test("what the work reads or applies after following comes after every outcome it followed")
   func laterCallsSeeTheOutcomes() async {
     let store = TestStore(ReportingFeature(), initialState: ReportingFeature.State())
