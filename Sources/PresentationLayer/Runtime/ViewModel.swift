@@ -209,13 +209,15 @@ public final class ViewModel<F: Feature> {
     guard !isShutDown else { return [] }
     let plan = feature.plan(for: action, in: current)
     let immediate = plan.immediate
-    if !immediate.isEmpty {
+    // `count`, not `isEmpty`: on an unspecialised generic array, `isEmpty` is `Collection`'s and
+    // looks the conformance up at run time on every send.
+    if immediate.count > 0 {
       var next = current
       // By index: a `for in` over a generic array instantiates its iterator's metadata each time.
       for index in 0..<immediate.count { F.reduce(&next, immediate[index]) }
       publish(next)
     }
-    guard !plan.work.isEmpty else { return [] }
+    guard plan.work.count > 0 else { return [] }
     var awaited: [Int] = []
     for work in plan.work {
       if let id = schedule(work), work.isAwaited { awaited.append(id) }
