@@ -36,7 +36,7 @@ package final class ConflatedBroadcaster<Value: Sendable> {
     guard !isFinished else { return }
     value = newValue
     version += 1
-    if hasWaiters { resumeWaiters(with: (newValue, version)) }
+    if hasWaiters { resumeWaiters(with: newValue, version: version) }
   }
 
   /// The current value if its version is newer than `seen`, else the next one; `nil` once the
@@ -68,6 +68,13 @@ package final class ConflatedBroadcaster<Value: Sendable> {
     isFinished = true
     // Anyone waiting has seen the current value already: a newer one would have woken it.
     resumeWaiters(with: nil)
+  }
+
+  /// Kept out of ``publish(_:)``, whose every call would otherwise look the metadata of the
+  /// `Versioned` tuple up at run time, even with nobody waiting.
+  @inline(never)
+  private func resumeWaiters(with newValue: Value, version: Int) {
+    resumeWaiters(with: (newValue, version))
   }
 
   private func resumeWaiters(with versioned: Versioned?) {

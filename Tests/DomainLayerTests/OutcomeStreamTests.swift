@@ -1,4 +1,6 @@
+import Dispatch
 import DomainLayer
+import LayeredSupport
 import Testing
 
 @Suite("The async→stream helper")
@@ -56,22 +58,59 @@ struct OutcomeStreamTests {
     #expect(sawCancellation == true)
   }
 
-  @Test("dropping the stream without listening cancels the work")
-  func droppedStreamCancelsWork() async {
-    let finished = AsyncStream.makeStream(of: Bool.self)
+  @Test("a stream dropped unread never starts its work, and lets go of it")
+  func droppedStreamNeverStartsWork() {
+    let runs = Locked(0)
+    weak var releasedWork: WorkHandle?
     do {
-      let stream = OutcomeStream<Int>.outcome { () async throws(DomainError) -> Int in
-        do {
-          try await Task.sleep(for: .seconds(600))
-        } catch {
-          finished.continuation.yield(true)
-          throw .cancelled
-        }
-        return 0
+      let handle = WorkHandle()
+      releasedWork = handle
+      let stream = OutcomeStream<Int>.outcome { [handle] () async throws(DomainError) -> Int in
+        runs.withLock { $0 += 1 }
+        return handle.value
       }
       _ = consume stream
     }
-    var iterator = finished.stream.makeAsyncIterator()
-    #expect(await iterator.next() == true)
+    #expect(runs.withLock { $0 } == 0)
+    #expect(releasedWork == nil)
   }
+
+  @Test("the work runs once, when the consumer first asks, even for a second loop over the stream")
+  func workRunsOnceWhenAsked() async {
+    let runs = Locked(0)
+    let stream = OutcomeStream<Int>.outcome { () async throws(DomainError) -> Int in
+      runs.withLock { $0 += 1 }
+      return 7
+    }
+    #expect(runs.withLock { $0 } == 0)
+    var first: [Outcome<Int>] = []
+    for await outcome in stream { first.append(outcome) }
+    var second: [Outcome<Int>] = []
+    for await outcome in stream { second.append(outcome) }
+    #expect(first == [.success(7)])
+    #expect(second.isEmpty)
+    #expect(runs.withLock { $0 } == 1)
+  }
+
+  @Test("the work runs off the main actor even when the consumer is on it")
+  @MainActor
+  func workRunsOffTheMainActor() async {
+    let key = DispatchSpecificKey<Int>()
+    DispatchQueue.main.setSpecific(key: key, value: 1)
+    defer { DispatchQueue.main.setSpecific(key: key, value: nil) }
+    // The main actor is the main queue here, so the key tells whether code runs on it.
+    let consumerIsOnMain = DispatchQueue.getSpecific(key: key) == 1
+    let stream = OutcomeStream<Bool>.outcome { () async throws(DomainError) -> Bool in
+      DispatchQueue.getSpecific(key: key) == 1
+    }
+    var workRanOnMain: [Outcome<Bool>] = []
+    for await outcome in stream { workRanOnMain.append(outcome) }
+    #expect(consumerIsOnMain)
+    #expect(workRanOnMain == [.success(false)])
+  }
+}
+
+/// Something a stream's work holds on to, to show when the work is released.
+private final class WorkHandle: Sendable {
+  let value = 0
 }

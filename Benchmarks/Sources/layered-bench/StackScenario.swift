@@ -5,15 +5,24 @@ import NetworkLayer
 import PresentationLayer
 
 /// The full stack (view model → use case → repository → client) against raw URLSession +
-/// JSONDecoder, one request in flight, through the same in-process URLProtocol.
+/// JSONDecoder, one request in flight, through the same in-process URLProtocol; then the layers
+/// above the client alone, over a client that answers at once, so their cost is not hidden in the
+/// transport's noise.
 ///
-/// Both variants end with the domain `Article` as main-actor state: the raw one maps the DTO
-/// itself and assigns it, `sendAndWait` returns once the view model's state holds the new article.
+/// Every variant ends with the domain `Article` as main-actor state: the raw ones map the DTO
+/// themselves and assign it, `sendAndWait` returns once the view model's state holds the new
+/// article.
 struct StackScenario: BenchmarkScenario {
   let name = "stack"
 
   @MainActor
   func run() async {
+    await fullStack()
+    await aboveTheClient()
+  }
+
+  @MainActor
+  private func fullStack() async {
     let raw = RawFetch<ArticleDTO>(
       session: FixtureURLProtocol.makeSession(),
       url: FixtureURLProtocol.baseURL.appending(path: "articles/today")
@@ -21,10 +30,10 @@ struct StackScenario: BenchmarkScenario {
     let screen = RawScreen()
     let client = URLSessionHTTPClient(
       baseURL: FixtureURLProtocol.baseURL, session: FixtureURLProtocol.makeSession())
+    let endpoint = Endpoint<ArticleDTO>(path: ["articles", "today"])
     let viewModel = ArticleViewModel(
       loadArticle: LoadTodaysArticle(repository: RemoteArticleRepository(client: client))
     )
-    var shownID = viewModel.state.article.id
     await Comparison(
       title: "stack: view model → use case → repository → client, in-process URLProtocol, 1 in flight",
       operationsPerRound: 2_000,
@@ -37,20 +46,93 @@ struct StackScenario: BenchmarkScenario {
             }
           }
         },
-        .init(name: "Layered view model → state") { count in
+        .init(name: "Layered client + mapping → state") { count in
           for _ in 0..<count {
-            await viewModel.sendAndWait(.appeared)
-            let state = viewModel.state
-            precondition(!state.isLoading && state.article.id != shownID, "the view model failed to load")
-            shownID = state.article.id
+            do { screen.article = try await client.send(endpoint).toDomain() } catch {
+              fatalError("Layered request failed: \(error)")
+            }
           }
+        },
+        .init(name: "Layered view model → state") { count in
+          await loads(count, through: viewModel)
         },
       ]
     ).run()
   }
+
+  @MainActor
+  private func aboveTheClient() async {
+    let screen = RawScreen()
+    let counter = ArticleCounter()
+    let endpoint = Endpoint<ArticleDTO>(path: ["articles", "today"])
+    let useCase = LoadTodaysArticle(repository: RemoteArticleRepository(client: InstantArticleClient()))
+    let stackViewModel = ArticleViewModel(loadArticle: useCase)
+    let stubViewModel = ArticleViewModel(loadArticle: InstantLoadArticle())
+    await Comparison(
+      title: "above the client: the same layers over a client that answers at once (no URLSession)",
+      operationsPerRound: 5_000,
+      rounds: 11,
+      variants: [
+        .init(name: "await decode + mapping off main → state") { count in
+          for _ in 0..<count {
+            screen.article = await decodeOffMain(endpoint, id: counter.next())
+          }
+        },
+        .init(name: "use case stream → for await on main → state") { count in
+          for _ in 0..<count {
+            for await outcome in useCase() {
+              guard case .success(let article) = outcome else { fatalError("the use case failed") }
+              screen.article = article
+            }
+          }
+        },
+        .init(name: "view model → stub use case (outcome at once)") { count in
+          await loads(count, through: stubViewModel)
+        },
+        .init(name: "view model → use case → repository → instant client") { count in
+          await loads(count, through: stackViewModel)
+        },
+      ]
+    ).run()
+  }
+
+  /// Sends `.appeared` `count` times, each time waiting until the state holds a new article.
+  @MainActor
+  private func loads(_ count: Int, through viewModel: ArticleViewModel) async {
+    var shownID = viewModel.state.article.id
+    for _ in 0..<count {
+      await viewModel.sendAndWait(.appeared)
+      let state = viewModel.state
+      precondition(!state.isLoading && state.article.id != shownID, "the view model failed to load")
+      shownID = state.article.id
+    }
+  }
 }
 
-/// The raw variant's screen state.
+/// What an app writes without layers, minus the network: decode and map off the main actor.
+private nonisolated func decodeOffMain(_ endpoint: Endpoint<ArticleDTO>, id: Int) async -> Article {
+  do { return try endpoint.decode(InstantArticle.body(id: id)).toDomain() } catch {
+    fatalError("decoding failed: \(error)")
+  }
+}
+
+/// A load use case whose stream holds its one outcome already: what the view model's runtime
+/// costs, without any work underneath.
+private struct InstantLoadArticle: LoadTodaysArticleUseCase {
+  private let counter = ArticleCounter()
+
+  func callAsFunction() -> OutcomeStream<Article> {
+    let (stream, continuation) = OutcomeStream<Article>.makeStream()
+    continuation.yield(
+      Result { () throws(DomainError) in
+        try Article(id: counter.next(), title: "Benchmarks", body: "Stub.", publishedAt: Date())
+      })
+    continuation.finish()
+    return stream
+  }
+}
+
+/// The raw variants' screen state.
 @MainActor
 private final class RawScreen {
   var article: Article?

@@ -1,3 +1,5 @@
+import LayeredSupport
+
 /// The result of one piece of domain work: a value, or the reason there is none.
 public typealias Outcome<Value: Sendable> = Result<Value, DomainError>
 
@@ -38,27 +40,35 @@ extension AsyncStream {
   /// ``OutcomeStream``; it works with any typed error, so the same bridge serves every layer.
   /// Guarantees:
   /// - the stream never throws; a thrown error arrives as a `.failure` element;
-  /// - the work starts when the stream is created and runs in its own task;
-  /// - when the consumer stops listening (its loop ends or its task is cancelled), the work's
-  ///   task is cancelled, so cancellation reaches the network request underneath;
+  /// - the work runs when the consumer first asks for an element, inside the consumer's own
+  ///   task, once; always off the main actor, even for a consumer on it. A stream that is
+  ///   dropped unread never starts its work;
+  /// - when the consumer stops listening (its task is cancelled), the work is cancelled with it,
+  ///   so cancellation reaches the network request underneath;
   /// - the stream finishes right after the outcome, so a `for await` loop over it ends.
+  ///
+  /// Running the work in the consumer's task, not in a task of its own, spares each call a task
+  /// and the thread hand-overs that go with it: a view model's work that follows the stream
+  /// calls the repository directly.
   public static func outcome<Value, Failure>(
     of work: @escaping @Sendable () async throws(Failure) -> Value
   ) -> AsyncStream<Element> where Element == Result<Value, Failure>, Value: Sendable {
-    outcomes { (sink: OutcomeSink<Value, Failure>) async in
+    let pending = SingleUse(work)
+    return AsyncStream(unfolding: { () async -> Element? in
+      guard let work = pending.take() else { return nil }
       do throws(Failure) {
-        sink.yield(try await work())
+        return .success(try await work())
       } catch {
-        sink.yield(failure: error)
+        return .failure(error)
       }
-    }
+    })
   }
 
   /// Builds a stream that may yield several outcomes, such as a cached value and then a fresh one.
   ///
-  /// `body` runs in its own task and yields through the sink; the stream finishes when `body`
-  /// returns. The guarantees of ``outcome(of:)`` hold: no throwing, and cancellation of `body`'s
-  /// task as soon as the consumer stops listening.
+  /// `body` starts when the stream is created, runs in its own task and yields through the sink;
+  /// the stream finishes when `body` returns. No element throws, and `body`'s task is cancelled
+  /// as soon as the consumer stops listening or drops the stream unread.
   public static func outcomes<Value, Failure>(
     _ body: @escaping @Sendable (OutcomeSink<Value, Failure>) async -> Void
   ) -> AsyncStream<Element> where Element == Result<Value, Failure>, Value: Sendable {
@@ -69,5 +79,22 @@ extension AsyncStream {
     }
     continuation.onTermination = { _ in task.cancel() }
     return stream
+  }
+}
+
+/// Hands its value out once: the work of a one-outcome stream, which a second `next()` (or a
+/// second iterator) must not run again.
+private final class SingleUse<Value: Sendable>: Sendable {
+  private let value: Locked<Value?>
+
+  init(_ value: Value) {
+    self.value = Locked(value)
+  }
+
+  func take() -> Value? {
+    value.withLock { value in
+      defer { value = nil }
+      return value
+    }
   }
 }

@@ -5,6 +5,7 @@
 /// ``InFlightPolicy``.
 public struct ActionPlan<F: Feature>: Sendable {
   /// Async work and the policy that governs it.
+  @usableFromInline
   struct Work: Sendable {
     let policy: InFlightPolicy<F.Lane>
     /// Whether ``ViewModel/sendAndWait(_:)`` waits for it: false for a watch, which lasts as long
@@ -19,17 +20,23 @@ public struct ActionPlan<F: Feature>: Sendable {
   /// Scheduled, in this order, after ``immediate`` has been applied.
   let work: [Work]
 
-  private init(immediate: [F.SideEffect], work: [Work]) {
+  // `@usableFromInline`, with the factories below `@inlinable`: a feature's module then builds
+  // its plans specialised for its own types, instead of looking their metadata up at run time
+  // on every send.
+  @usableFromInline
+  init(immediate: [F.SideEffect], work: [Work]) {
     self.immediate = immediate
     self.work = work
   }
 
   /// Does nothing: the action changes no state and starts no work.
+  @inlinable
   public static var none: Self {
     Self(immediate: [], work: [])
   }
 
   /// Applies `effects`, in order, while the action is sent, and starts no work.
+  @inlinable
   public static func immediate(_ effects: F.SideEffect...) -> Self {
     Self(immediate: effects, work: [])
   }

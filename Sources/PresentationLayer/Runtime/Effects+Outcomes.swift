@@ -11,7 +11,10 @@ extension Effects {
   ///   ``endSession(_:)``).
   ///
   /// Everything reaches the view model in the order of the stream, and only while this work is
-  /// live.
+  /// live. The outcomes are handed over without waiting for the main actor: they are applied there
+  /// in order, before anything this work later applies, emits or reads through these effects,
+  /// and before its end is recorded. So a stream's outcome and the end of the work that followed
+  /// it usually cost the main actor one turn, not three.
   public func follow<Value: Sendable>(
     _ outcomes: OutcomeStream<Value>,
     onValue: (Value) -> Reaction<F>,
@@ -21,11 +24,11 @@ extension Effects {
     for await outcome in outcomes {
       switch outcome {
       case .success(let value):
-        await perform(onValue(value))
+        report(onValue(value), then: nil)
       case .failure(.cancelled):
         continue
       case .failure(let error):
-        await perform(onFailure(error), then: error == .sessionExpired ? sessionEnd : nil)
+        report(onFailure(error), then: error == .sessionExpired ? sessionEnd : nil)
       }
     }
   }
@@ -35,12 +38,5 @@ extension Effects {
   @MainActor
   public func endSession(_ end: SessionEnd<F>) {
     if apply(end.effect) { emit(end.event) }
-  }
-
-  @MainActor
-  private func perform(_ reaction: Reaction<F>, then end: SessionEnd<F>? = nil) {
-    apply(reaction.effect)
-    if let event = reaction.event { emit(event) }
-    if let end { endSession(end) }
   }
 }

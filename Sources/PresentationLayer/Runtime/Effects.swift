@@ -2,7 +2,9 @@
 /// the view model.
 ///
 /// It holds the view model weakly, so work that outlives the screen keeps nothing alive. Each
-/// call hops to the main actor, where the view model decides whether the work is still live: once
+/// call hops to the main actor (``follow(_:onValue:onFailure:sessionEnd:)`` hands its outcomes
+/// over without waiting, to be delivered there in order before anything the work does next
+/// through these effects), where the view model decides whether the work is still live: once
 /// the work has ended (returned, been superseded or cancelled) or the view model is gone,
 /// ``apply(_:)`` and ``emit(_:)`` do nothing, so a late result of cancelled work can never
 /// overwrite the state left by the work that replaced it, even if the operation never checks for
@@ -37,12 +39,17 @@ public struct Effects<F: Feature>: Sendable {
   /// started), or `nil` once the view model is gone.
   @MainActor
   public var state: F.State? {
-    viewModel?.state
+    viewModel?.state(forWork: workID)
   }
 
-  /// Tells the view model that the operation has returned.
-  @MainActor
+  /// Hands `reaction` (and then `end`) to the view model without waiting for the main actor:
+  /// they are applied there in order, before anything this work applies, emits or reads later.
+  func report(_ reaction: Reaction<F>, then end: SessionEnd<F>?) {
+    viewModel?.post(.reaction(reaction, sessionEnd: end, work: workID))
+  }
+
+  /// Tells the view model that the operation has returned, after everything it reported.
   func operationReturned() {
-    viewModel?.operationReturned(fromWork: workID)
+    viewModel?.post(.returned(work: workID))
   }
 }

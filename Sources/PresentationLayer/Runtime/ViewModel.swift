@@ -43,6 +43,8 @@ public final class ViewModel<F: Feature> {
   @ObservationIgnored private nonisolated let eventBroadcaster = EventBroadcaster<F.Event>()
   /// The Tasks of running work, reachable from `deinit`, which may run on any thread.
   @ObservationIgnored private nonisolated let runningTasks = Locked<[Int: Task<Void, Never>]>([:])
+  /// What work reported without waiting for the main actor, in the order it reported it.
+  @ObservationIgnored private nonisolated let mailbox = Locked(Mailbox())
   @ObservationIgnored private var ledger = Ledger()
   // A field of the class, not of the generic `Ledger`: reading a field of a generic struct looks
   // its layout up at run time, and `send` reads this every time.
@@ -104,18 +106,12 @@ public final class ViewModel<F: Feature> {
   /// the wait, not the work: the work belongs to the view model.
   public func sendAndWait(_ action: F.Action) async {
     let pending = accept(action)
-    guard !pending.isEmpty else { return }
-    let waiterID = ledger.makeID()
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        if Task.isCancelled {
-          continuation.resume()
-        } else {
-          ledger.waiters[waiterID] = Waiter(pending: pending, continuation: continuation)
-        }
-      }
-    } onCancel: {
-      Task { @MainActor [weak self] in self?.releaseWaiter(waiterID) }
+    // The waiter delivers what work reports itself, so that the outcome it waits for costs one
+    // wake-up of the main actor, not one for the delivery and another for the waiter.
+    while true {
+      deliverReports()
+      guard isAnyLive(pending), !Task.isCancelled else { return }
+      await waitForReports()
     }
   }
 
@@ -125,8 +121,6 @@ public final class ViewModel<F: Feature> {
     guard !isShutDown else { return }
     isShutDown = true
     end(Set(ledger.entries.keys), cancelling: true)
-    for waiter in ledger.waiters.values { waiter.continuation.resume() }
-    ledger.waiters.removeAll()
     stateBroadcaster.finish()
     eventBroadcaster.finish()
   }
@@ -153,25 +147,57 @@ public final class ViewModel<F: Feature> {
 
   // MARK: - Called through Effects
 
-  /// Reduces and publishes `effect` if the work is still running; returns whether the state
-  /// changed.
+  /// Reduces and publishes `effect` if the work is still running, after what work reported
+  /// earlier; returns whether the state changed.
   func apply(_ effect: F.SideEffect, fromWork id: Int) -> Bool {
-    guard ledger.isRunning(id) else { return false }
-    var next = current
-    F.reduce(&next, effect)
-    return publish(next)
+    deliverReports()
+    return reduce(effect, fromWork: id)
   }
 
-  /// Sends `event` to every listener if the work is still running.
+  /// Sends `event` to every listener if the work is still running, after what work reported
+  /// earlier.
   func emit(_ event: F.Event, fromWork id: Int) {
-    guard ledger.isRunning(id) else { return }
-    eventBroadcaster.send(event)
-    tap?(.event(event))
+    deliverReports()
+    broadcast(event, fromWork: id)
   }
 
-  /// Ends work whose operation has returned, which may give queued work its turn.
-  func operationReturned(fromWork id: Int) {
-    end([id], cancelling: false)
+  /// The current state, once what work reported earlier is in it.
+  func state(forWork id: Int) -> F.State {
+    deliverReports()
+    return state
+  }
+
+  /// Queues `report` for the main actor and, unless a delivery is already due, schedules one.
+  ///
+  /// Work calls this from wherever it runs and goes on at once: an outcome and the end of the
+  /// work that follows it are then typically delivered in one turn of the main actor, where
+  /// awaiting each of them would cost a hop there and back. Reports are delivered in the order
+  /// they were posted, and every call through ``Effects`` on the main actor delivers the ones
+  /// still queued first, so a work's reports never overtake each other.
+  ///
+  /// A caller of ``sendAndWait(_:)`` that is waiting, at a priority no lower than the work's, is
+  /// woken to deliver them itself; otherwise a Task on the main actor, at the work's priority,
+  /// delivers them. (A waiter at a lower priority would hold up every other work's reports.)
+  nonisolated func post(_ report: Report) {
+    let priority = Task.currentPriority
+    let delivery: Delivery = mailbox.withLock { mailbox in
+      mailbox.reports.append(report)
+      guard !mailbox.isDeliveryDue else { return .due }
+      mailbox.isDeliveryDue = true
+      guard let deliverer = mailbox.waiters.first(where: { $0.value.priority >= priority }) else {
+        return .byTask
+      }
+      mailbox.waiters.removeValue(forKey: deliverer.key)
+      return .byWaiter(deliverer.value.continuation)
+    }
+    switch delivery {
+    case .due:
+      return
+    case .byTask:
+      Task { @MainActor [weak self] in self?.deliverReports() }
+    case .byWaiter(let waiter):
+      waiter.resume()
+    }
   }
 
   // MARK: - Scheduling
@@ -183,13 +209,15 @@ public final class ViewModel<F: Feature> {
     guard !isShutDown else { return [] }
     let plan = feature.plan(for: action, in: current)
     let immediate = plan.immediate
-    if !immediate.isEmpty {
+    // `count`, not `isEmpty`: on an unspecialised generic array, `isEmpty` is `Collection`'s and
+    // looks the conformance up at run time on every send.
+    if immediate.count > 0 {
       var next = current
       // By index: a `for in` over a generic array instantiates its iterator's metadata each time.
       for index in 0..<immediate.count { F.reduce(&next, immediate[index]) }
       publish(next)
     }
-    guard !plan.work.isEmpty else { return [] }
+    guard plan.work.count > 0 else { return [] }
     var awaited: [Int] = []
     for work in plan.work {
       if let id = schedule(work), work.isAwaited { awaited.append(id) }
@@ -229,27 +257,20 @@ public final class ViewModel<F: Feature> {
     let task = Task.detached {
       // Work superseded before its Task got going never starts.
       if !Task.isCancelled { await operation(effects) }
-      await effects.operationReturned()
+      effects.operationReturned()
     }
     runningTasks.withLock { $0[id] = task }
   }
 
-  /// Forgets the work `ids`, cancelling its Tasks if asked, releases the waiters that no longer
-  /// wait for anything, and starts the queued work whose turn has come.
+  /// Forgets the work `ids`, cancelling its Tasks if asked, wakes the callers of
+  /// ``sendAndWait(_:)`` to look at their work again, and starts the queued work whose turn has
+  /// come.
   private func end(_ ids: Set<Int>, cancelling: Bool) {
     guard !ids.isEmpty else { return }
     let ended = ids.filter { ledger.entries.removeValue(forKey: $0) != nil }
     let tasks = runningTasks.withLock { tasks in ended.compactMap { tasks.removeValue(forKey: $0) } }
     if cancelling { for task in tasks { task.cancel() } }
-    for (waiterID, var waiter) in ledger.waiters {
-      waiter.pending.subtract(ended)
-      if waiter.pending.isEmpty {
-        ledger.waiters.removeValue(forKey: waiterID)
-        waiter.continuation.resume()
-      } else {
-        ledger.waiters[waiterID] = waiter
-      }
-    }
+    if !ended.isEmpty { wakeWaiters() }
     var ready: [(Int, ActionPlan<F>.Work)] = []
     for (id, entry) in ledger.entries {
       guard case .queued(var after, let work) = entry.phase, !after.isDisjoint(with: ended) else { continue }
@@ -264,8 +285,75 @@ public final class ViewModel<F: Feature> {
     for _ in ended { tap?(.workEnded) }
   }
 
-  private func releaseWaiter(_ id: Int) {
-    ledger.waiters.removeValue(forKey: id)?.continuation.resume()
+  /// Acts on the queued reports, in order, until none is left.
+  private func deliverReports() {
+    while true {
+      let reports = mailbox.withLock { mailbox in
+        defer { mailbox.reports = [] }
+        // Cleared only when there is nothing to deliver, so that a report posted while this
+        // loop runs is either taken by the loop or schedules a delivery of its own.
+        if mailbox.reports.isEmpty { mailbox.isDeliveryDue = false }
+        return mailbox.reports
+      }
+      guard !reports.isEmpty else { return }
+      for report in reports {
+        switch report {
+        case .reaction(let reaction, let sessionEnd, let id):
+          reduce(reaction.effect, fromWork: id)
+          if let event = reaction.event { broadcast(event, fromWork: id) }
+          if let sessionEnd, reduce(sessionEnd.effect, fromWork: id) {
+            broadcast(sessionEnd.event, fromWork: id)
+          }
+        case .returned(let id):
+          end([id], cancelling: false)
+        }
+      }
+    }
+  }
+
+  @discardableResult
+  private func reduce(_ effect: F.SideEffect, fromWork id: Int) -> Bool {
+    guard ledger.isRunning(id) else { return false }
+    var next = current
+    F.reduce(&next, effect)
+    return publish(next)
+  }
+
+  private func broadcast(_ event: F.Event, fromWork id: Int) {
+    guard ledger.isRunning(id) else { return }
+    eventBroadcaster.send(event)
+    tap?(.event(event))
+  }
+
+  /// Suspends a caller of ``sendAndWait(_:)`` until work posts a report (which it then
+  /// delivers), work ends on the main actor, or its Task is cancelled; returns at once if a
+  /// report is already waiting.
+  private func waitForReports() async {
+    let waiterID = ledger.makeID()
+    let priority = Task.currentPriority
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        // Checked under the lock the cancellation handler takes: either the handler finds the
+        // continuation, or the cancellation is already visible here.
+        let isWaiting = mailbox.withLock { mailbox in
+          guard mailbox.reports.isEmpty, !Task.isCancelled else { return false }
+          mailbox.waiters[waiterID] = Waiter(continuation: continuation, priority: priority)
+          return true
+        }
+        if !isWaiting { continuation.resume() }
+      }
+    } onCancel: {
+      mailbox.withLock { $0.waiters.removeValue(forKey: waiterID) }?.continuation.resume()
+    }
+  }
+
+  /// Wakes every caller of ``sendAndWait(_:)`` that is waiting, to look again at its work.
+  private func wakeWaiters() {
+    let waiters = mailbox.withLock { mailbox in
+      defer { mailbox.waiters.removeAll() }
+      return Array(mailbox.waiters.values)
+    }
+    for waiter in waiters { waiter.continuation.resume() }
   }
 
   /// Makes `next` the state if it differs, for Observation and every observer of ``states``;
@@ -281,6 +369,39 @@ public final class ViewModel<F: Feature> {
 }
 
 extension ViewModel {
+  /// What work tells the view model without waiting for the main actor.
+  enum Report: Sendable {
+    /// Apply the reaction's side effect and emit its event, then, if given, record the session's
+    /// end (emitting its event only if that changed the state).
+    case reaction(Reaction<F>, sessionEnd: SessionEnd<F>?, work: Int)
+    /// The work's operation has returned.
+    case returned(work: Int)
+  }
+
+  /// Reports waiting for the main actor, and the callers of ``sendAndWait(_:)`` waiting for them.
+  private struct Mailbox {
+    var reports: [Report] = []
+    /// Whether a delivery is scheduled or under way, which will take any report posted now.
+    var isDeliveryDue = false
+    var waiters: [Int: Waiter] = [:]
+  }
+
+  /// A caller of ``ViewModel/sendAndWait(_:)`` waiting for reports.
+  private struct Waiter {
+    let continuation: CheckedContinuation<Void, Never>
+    let priority: TaskPriority
+  }
+
+  /// Who delivers a report just posted.
+  private enum Delivery {
+    /// The delivery already due takes it.
+    case due
+    /// A Task on the main actor, made for it.
+    case byTask
+    /// A waiting caller of ``ViewModel/sendAndWait(_:)``, woken for it.
+    case byWaiter(CheckedContinuation<Void, Never>)
+  }
+
   /// One live work: running, or waiting in a queue for its turn.
   private struct Entry {
     enum Phase {
@@ -294,16 +415,9 @@ extension ViewModel {
     var phase: Phase
   }
 
-  /// A caller of ``sendAndWait(_:)`` and the work it still waits for.
-  private struct Waiter {
-    var pending: Set<Int>
-    let continuation: CheckedContinuation<Void, Never>
-  }
-
   /// The bookkeeping of live work. The main actor is its only lock.
   private struct Ledger {
     var entries: [Int: Entry] = [:]
-    var waiters: [Int: Waiter] = [:]
     private var nextID = 0
 
     mutating func makeID() -> Int {

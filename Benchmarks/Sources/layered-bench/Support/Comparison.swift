@@ -1,3 +1,4 @@
+import Foundation
 /// Variants of the same work measured in interleaved rounds in one process, each summarised as
 /// min / median / max per operation, with the ratio of medians against the first (the baseline).
 ///
@@ -15,6 +16,19 @@ struct Comparison {
   let operationsPerRound: Int
   let rounds: Int
   let variants: [Variant]
+
+  /// `LAYERED_BENCH_ONLY=<text>` keeps only the variants whose name contains the text, so that a
+  /// profiler (`perf record`) sees one variant's work alone; the first one kept is the baseline.
+  init(title: String, operationsPerRound: Int, rounds: Int, variants: [Variant]) {
+    self.title = title
+    self.operationsPerRound = operationsPerRound
+    self.rounds = rounds
+    if let only = ProcessInfo.processInfo.environment["LAYERED_BENCH_ONLY"] {
+      self.variants = variants.filter { $0.name.contains(only) }
+    } else {
+      self.variants = variants
+    }
+  }
 
   /// Runs one warm-up round of each variant, then the measured rounds; prints the table and
   /// returns the medians of time per operation, by variant name.

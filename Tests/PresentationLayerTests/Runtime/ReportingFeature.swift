@@ -1,0 +1,85 @@
+import DomainLayer
+import PresentationLayer
+
+/// A feature whose work follows outcome streams, the path where work reports to the view model
+/// without waiting for the main actor.
+struct ReportingFeature: Feature {
+  enum Action: Sendable {
+    /// Follows a stream of these outcomes, all yielded at once.
+    case follow([Outcome<Int>])
+    /// Follows the outcomes, then reads the state through the work's effects and applies what
+    /// it read.
+    case followThenRead([Outcome<Int>])
+    /// Follows the one outcome of request `"load <n>"` to ``backend``, which answers it with `n`
+    /// when the test says so, even once cancelled; `latest` wins.
+    case load(Int)
+  }
+
+  enum SideEffect: Sendable {
+    case got(Int)
+    case failed
+    case read(Int?)
+  }
+
+  struct State: Sendable, Equatable {
+    var values: [Int] = []
+    var failures = 0
+    var readBack: [Int?] = []
+  }
+
+  enum Event: Sendable, Hashable {
+    case failed(DomainError)
+  }
+
+  enum Lane: Sendable, Hashable {
+    case follow
+    case load
+  }
+
+  /// Answers the `load`s.
+  let backend = ScriptedBackend()
+
+  func plan(for action: Action, in state: State) -> ActionPlan<Self> {
+    switch action {
+    case .follow(let outcomes):
+      return .run(.merge(.follow)) { effects in await Self.follow(outcomes, with: effects) }
+    case .followThenRead(let outcomes):
+      return .run(.merge(.follow)) { effects in
+        await Self.follow(outcomes, with: effects)
+        let last = await effects.state?.values.last
+        await effects.apply(.read(last))
+      }
+    case .load(let value):
+      let backend = self.backend
+      return .run(.latest(.load)) { effects in
+        await effects.follow(
+          OutcomeStream<Int>.outcome { () async throws(DomainError) -> Int in
+            _ = await backend.respond(to: "load \(value)", honouringCancellation: false)
+            return value
+          },
+          onValue: { .apply(.got($0)) },
+          onFailure: { .apply(.failed, emitting: .failed($0)) }
+        )
+        backend.note(.returned("load \(value)"))
+      }
+    }
+  }
+
+  static func reduce(_ state: inout State, _ effect: SideEffect) {
+    switch effect {
+    case .got(let value): state.values.append(value)
+    case .failed: state.failures += 1
+    case .read(let value): state.readBack.append(value)
+    }
+  }
+
+  private static func follow(_ outcomes: [Outcome<Int>], with effects: Effects<Self>) async {
+    await effects.follow(
+      OutcomeStream<Int>.outcomes { sink in
+        for outcome in outcomes { sink.yield(outcome) }
+      },
+      onValue: { .apply(.got($0)) },
+      onFailure: { .apply(.failed, emitting: .failed($0)) }
+    )
+  }
+}

@@ -1,0 +1,87 @@
+import DomainLayer
+import LayeredTestSupport
+import PresentationLayer
+import Testing
+
+/// `Effects.follow` hands each outcome to the view model without waiting for the main actor; the
+/// view model delivers them there. These tests hold that fast path to the guarantees of the
+/// path that awaits every step.
+@Suite("ViewModel runtime: outcomes handed over without waiting", .timeLimit(.minutes(1)))
+@MainActor
+struct RuntimeReportTests {
+  @Test("outcomes arrive in the stream's order, each as one state, events between them")
+  func outcomesArriveInOrder() async {
+    let store = TestStore(ReportingFeature(), initialState: ReportingFeature.State())
+    store.send(.follow([.success(1), .failure(.offline), .success(2), .success(3)]))
+    await store.receive { $0.values = [1] }
+    await store.receive { $0.failures = 1 }
+    await store.receive(event: .failed(.offline))
+    await store.receive { $0.values = [1, 2] }
+    await store.receive { $0.values = [1, 2, 3] }
+    await store.finish()
+  }
+
+  @Test("sendAndWait returns only once every outcome the work followed is in the state")
+  func sendAndWaitSeesEveryOutcome() async {
+    let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
+    for round in 0..<50 {
+      await viewModel.sendAndWait(.follow([.success(round), .success(round + 1000)]))
+      #expect(viewModel.state.values.suffix(2) == [round, round + 1000])
+    }
+    #expect(viewModel.state.values.count == 100)
+  }
+
+  @Test("callers waiting at the same time all return, each with its work's outcomes delivered")
+  func concurrentWaitersAllReturn() async {
+    let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
+    let waiters = (0..<20).map { value in
+      Task {
+        await viewModel.sendAndWait(.follow([.success(value)]))
+        return viewModel.state.values.contains(value)
+      }
+    }
+    for waiter in waiters { #expect(await waiter.value) }
+    #expect(viewModel.state.values.sorted() == Array(0..<20))
+    #expect(!viewModel.hasLiveWork)
+  }
+
+  @Test("a caller waiting at a lower priority than the work still returns once its outcome is in")
+  func lowPriorityWaiterReturns() async {
+    let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
+    let waiters = (0..<10).map { value in
+      Task(priority: .background) {
+        await viewModel.sendAndWait(.follow([.success(value)]))
+        return viewModel.state.values.contains(value)
+      }
+    }
+    for waiter in waiters { #expect(await waiter.value) }
+    #expect(!viewModel.hasLiveWork)
+  }
+
+  @Test("what the work reads or applies after following comes after every outcome it followed")
+  func laterCallsSeeTheOutcomes() async {
+    let store = TestStore(ReportingFeature(), initialState: ReportingFeature.State())
+    store.send(.followThenRead([.success(1), .success(2)]))
+    await store.receive { $0.values = [1] }
+    await store.receive { $0.values = [1, 2] }
+    await store.receive { $0.readBack = [2] }
+    await store.finish()
+  }
+
+  @Test("a superseded work's outcome, handed over after it was superseded, changes nothing")
+  func supersededOutcomeIsDropped() async {
+    let feature = ReportingFeature()
+    let store = TestStore(feature, initialState: ReportingFeature.State())
+    store.send(.load(1))
+    await feature.backend.waitFor(.started("load 1"))
+    store.send(.load(2))
+    await feature.backend.waitFor(.started("load 2"))
+    // The first load ignores its cancellation and hands its outcome over; the second one's
+    // comes after it, so the store would see the first one's state first if it were applied.
+    feature.backend.answer("load 1")
+    await feature.backend.waitFor(.returned("load 1"))
+    feature.backend.answer("load 2")
+    await store.receive { $0.values = [2] }
+    await store.finish()
+  }
+}
