@@ -3,12 +3,13 @@ import LayeredSupport
 import SampleBackend
 public import Testing
 
-/// `scripts/sample_api.py` running as a child process on an ephemeral loopback port.
+/// `scripts/sample_api.py` serving on an ephemeral loopback port, in a process of its own.
 ///
 /// Integration tests use it to meet what only real sockets show: refused connections, resets,
 /// truncated bodies, real timeouts and cancellations. Each instance is its own process with its
-/// own state. The server is told to exit when its standard input closes, so even a test process
-/// that crashes leaves no server behind.
+/// own state, forked by the test process's one `SampleAPILauncher`, so Python starts once per
+/// run. When the test process ends, even by crashing, the launcher's standard input closes and it
+/// stops every server, so none is left behind.
 public final class LoopbackSampleAPI: Sendable {
   /// Why the server could not be started.
   public struct StartError: Error, CustomStringConvertible {
@@ -18,8 +19,8 @@ public final class LoopbackSampleAPI: Sendable {
 
   /// `http://127.0.0.1:<port>`.
   public let baseURL: URL
-  private let process: ProcessBox
-  private let stdinPipe: Pipe
+  private let launcher: SampleAPILauncher
+  private let tag: String
 
   /// Whether loopback tests should run: python3 is on the PATH, or `CI` is set (then a missing
   /// python3 must fail the run instead of quietly skipping it).
@@ -50,44 +51,24 @@ public final class LoopbackSampleAPI: Sendable {
       throw StartError(
         description: "python3 not found on PATH; it is required to run the loopback integration tests")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [
-      scriptURL.path, "--host", "127.0.0.1", "--port", String(port), "--exit-on-stdin-eof",
-    ]
-    let stdout = Pipe()
-    let stdin = Pipe()
-    process.standardOutput = stdout
-    process.standardInput = stdin
-    process.standardError = FileHandle.standardError
-    try process.run()
-
-    let firstLine = await readLine(from: stdout.fileHandleForReading)
-    guard let firstLine, let url = URL(string: firstLine), url.port != nil else {
-      process.terminate()
-      throw StartError(
-        description: "sample_api.py did not print its URL (got \(firstLine.map { "\"\($0)\"" } ?? "EOF"))")
+    let launcher = try SampleAPILauncher.shared(python: python, script: scriptURL)
+    let (url, tag) = try await launcher.start(port: port)
+    guard let baseURL = URL(string: url), baseURL.port != nil else {
+      await launcher.stop(tag: tag)
+      throw StartError(description: "sample_api.py did not print its URL (got \"\(url)\")")
     }
-    return LoopbackSampleAPI(baseURL: url, process: ProcessBox(process), stdinPipe: stdin)
+    return LoopbackSampleAPI(baseURL: baseURL, launcher: launcher, tag: tag)
   }
 
-  private init(baseURL: URL, process: ProcessBox, stdinPipe: Pipe) {
+  private init(baseURL: URL, launcher: SampleAPILauncher, tag: String) {
     self.baseURL = baseURL
-    self.process = process
-    self.stdinPipe = stdinPipe
+    self.launcher = launcher
+    self.tag = tag
   }
 
-  /// Stops the server and waits for it to exit: closing its standard input ends it (it runs
-  /// with `--exit-on-stdin-eof`), and SIGTERM follows in case it ignores that.
+  /// Stops the server and waits for its process to exit, so its port refuses connections.
   public func stop() async {
-    try? stdinPipe.fileHandleForWriting.close()
-    let process = self.process
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async {
-        process.terminateAndWait()
-        continuation.resume()
-      }
-    }
+    await launcher.stop(tag: tag)
   }
 
   /// Runs `body` with a fresh server and stops the server afterwards, also when `body` throws.
@@ -103,40 +84,5 @@ public final class LoopbackSampleAPI: Sendable {
       await server.stop()
       throw error
     }
-  }
-
-  /// Reads the first line on a background thread, so a blocking read never holds a
-  /// cooperative-pool thread.
-  private static func readLine(from handle: FileHandle) async -> String? {
-    await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        var bytes = Data()
-        while true {
-          let chunk = handle.readData(ofLength: 1)
-          if chunk.isEmpty {
-            continuation.resume(returning: nil)
-            return
-          }
-          if chunk.first == UInt8(ascii: "\n") { break }
-          bytes.append(chunk)
-        }
-        continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
-      }
-    }
-  }
-}
-
-/// `Process` is not `Sendable`; this box serialises every use of it behind a lock.
-private final class ProcessBox: Sendable {
-  private let process: Locked<Process>
-
-  init(_ process: Process) {
-    self.process = Locked(process)
-  }
-
-  func terminateAndWait() {
-    let process = self.process.withLock { $0 }
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
   }
 }
