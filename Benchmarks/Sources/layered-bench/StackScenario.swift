@@ -34,6 +34,10 @@ struct StackScenario: BenchmarkScenario {
     let viewModel = ArticleViewModel(
       loadArticle: LoadTodaysArticle(repository: RemoteArticleRepository(client: client))
     )
+    // A second view model, observed the way a UIKit screen would: `send`, then its state stream.
+    let observedViewModel = ArticleViewModel(
+      loadArticle: LoadTodaysArticle(repository: RemoteArticleRepository(client: client))
+    )
     await Comparison(
       title: "stack: view model → use case → repository → client, in-process URLProtocol, 1 in flight",
       operationsPerRound: 2_000,
@@ -55,6 +59,9 @@ struct StackScenario: BenchmarkScenario {
         },
         .init(name: "Layered view model → state") { count in
           await loads(count, through: viewModel)
+        },
+        .init(name: "Layered view model, send + states observer") { count in
+          await observedLoads(count, through: observedViewModel)
         },
       ]
     ).run()
@@ -105,6 +112,22 @@ struct StackScenario: BenchmarkScenario {
       let state = viewModel.state
       precondition(!state.isLoading && state.article.id != shownID, "the view model failed to load")
       shownID = state.article.id
+    }
+  }
+}
+
+/// `count` loads through `send`, each seen through the `states` stream, as a screen observes them.
+@MainActor
+private func observedLoads(_ count: Int, through viewModel: ArticleViewModel) async {
+  var states = viewModel.states.makeAsyncIterator()
+  var shownID = viewModel.state.article.id
+  for _ in 0..<count {
+    viewModel.send(.appeared)
+    while let state = await states.next(isolation: #isolation) {
+      if !state.isLoading, state.article.id != shownID {
+        shownID = state.article.id
+        break
+      }
     }
   }
 }
