@@ -59,7 +59,7 @@ private final class Router: NSObject, URLSessionDataDelegate, Sendable {
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
     guard let transfer = dataTask.delegate as? Transfer else {
-      DispatchQueue.global().async { completionHandler(.cancel) }
+      Transfer.offWorkQueue { completionHandler(.cancel) }
       return
     }
     transfer.urlSession(
@@ -81,7 +81,7 @@ private final class Router: NSObject, URLSessionDataDelegate, Sendable {
     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
     guard let transfer = task.delegate as? Transfer else {
-      DispatchQueue.global().async { completionHandler(.performDefaultHandling, nil) }
+      Transfer.offWorkQueue { completionHandler(.performDefaultHandling, nil) }
       return
     }
     transfer.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)

@@ -78,7 +78,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       task.resume()
     } else {
       // Cancelling a task that was never resumed removes it from its session without sending.
-      Self.cancelOffQueue(task)
+      Self.offWorkQueue { task.cancel() }
     }
   }
 
@@ -107,8 +107,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     }
     if tooLarge {
       finish(.failure(.responseTooLarge(limit: limit)))
-      // `.cancel` may cancel the task, which waits for the queue this callback may run on.
-      DispatchQueue.global().async { completionHandler(.cancel) }
+      Self.offWorkQueue { completionHandler(.cancel) }
     } else {
       completionHandler(.allow)
     }
@@ -161,9 +160,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     } else {
       finish(.failure(.invalidResponse))
     }
-    // Cancelling the challenge cancels the task, which waits for the queue this callback may run
-    // on (see ``InlineOperationQueue``).
-    DispatchQueue.global().async { completionHandler(.cancelAuthenticationChallenge, nil) }
+    Self.offWorkQueue { completionHandler(.cancelAuthenticationChallenge, nil) }
   }
 
   func urlSession(
@@ -205,11 +202,15 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     }
     continuation?.resume(returning: outcome)
     // A task that completed on its own needs no cancelling; cancelling it anyway is harmless.
-    if let task, case .failure = outcome { Self.cancelOffQueue(task) }
+    if let task, case .failure = outcome { Self.offWorkQueue { task.cancel() } }
   }
 
-  private static func cancelOffQueue(_ task: URLSessionTask) {
-    DispatchQueue.global().async { task.cancel() }
+  /// Runs `work`, which cancels a task or answers Foundation in a way that may cancel one, on
+  /// another queue. Cancelling waits for Foundation's work queue, which a callback may be running
+  /// on (see ``InlineOperationQueue``), and cancelling from inside a cancellation handler can
+  /// deadlock on swift-corelibs-foundation (issue 5412).
+  static func offWorkQueue(_ work: @escaping @Sendable () -> Void) {
+    DispatchQueue.global().async(execute: work)
   }
 
   private static func isHTTPAuthentication(_ method: String) -> Bool {
