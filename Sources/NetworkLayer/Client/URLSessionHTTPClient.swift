@@ -143,6 +143,9 @@ public struct URLSessionHTTPClient: HTTPClient {
       let context = context(for: endpoint, attempt: attempt, failures: failures)
       var request = try builder.makeRequest(for: endpoint)
       request.timeoutInterval = Self.transportTimeout(for: deadline)
+      // Set while the request is not yet shared, so the transport need not change it later,
+      // which would copy the whole request object underneath.
+      request.httpShouldHandleCookies = transport.sendsCookies
       for interceptor in interceptors {
         let adapting = request
         request = try await scope.run { () async throws(NetworkError) -> URLRequest in

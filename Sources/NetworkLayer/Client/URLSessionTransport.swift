@@ -65,7 +65,8 @@ struct URLSessionTransport: Sendable {
     scope: CallScope
   ) async throws(NetworkError) -> (Data, HTTPURLResponse) {
     var request = request
-    request.httpShouldHandleCookies = sendsCookies
+    // An interceptor may have changed it; usually it is as the client set it.
+    if request.httpShouldHandleCookies != sendsCookies { request.httpShouldHandleCookies = sendsCookies }
     let limit = max(0, maximumResponseSize ?? self.maximumResponseSize)
     var repeats = 0
     while true {

@@ -75,7 +75,9 @@ public struct RequestBuilder: Sendable {
       throw .invalidRequest("the method is not an RFC 9110 token")
     }
     var request = URLRequest(url: url)
-    request.httpMethod = endpoint.method.rawValue
+    // `GET` is a new request's method already. Setting it is not free: corelibs compares the
+    // name case-insensitively with each method it knows.
+    if endpoint.method != .get { request.httpMethod = endpoint.method.rawValue }
     try Self.validateHeader(name: "Accept", value: endpoint.accept)
     request.setValue(endpoint.accept, forHTTPHeaderField: "Accept")
     if let body = endpoint.body {
