@@ -17,14 +17,19 @@ struct Comparison {
   let rounds: Int
   let variants: [Variant]
 
-  /// `LAYERED_BENCH_ONLY=<text>` keeps only the variants whose name contains the text, so that a
-  /// profiler (`perf record`) sees one variant's work alone; the first one kept is the baseline.
+  /// `LAYERED_BENCH_ONLY=<text>` keeps only the variant named exactly so or, if there is none,
+  /// those whose name contains the text, so that a profiler sees one variant's work alone; the
+  /// first one kept is the baseline. `LAYERED_BENCH_ROUNDS=<n>` replaces the number of rounds, and
+  /// `LAYERED_BENCH_LIST=1` prints the table's variants instead of running them (for
+  /// `scripts/bench-instructions`).
   init(title: String, operationsPerRound: Int, rounds: Int, variants: [Variant]) {
+    let environment = ProcessInfo.processInfo.environment
     self.title = title
     self.operationsPerRound = operationsPerRound
-    self.rounds = rounds
-    if let only = ProcessInfo.processInfo.environment["LAYERED_BENCH_ONLY"] {
-      self.variants = variants.filter { $0.name.contains(only) }
+    self.rounds = environment["LAYERED_BENCH_ROUNDS"].flatMap { Int($0) }.map { max(0, $0) } ?? rounds
+    if let only = environment["LAYERED_BENCH_ONLY"] {
+      let exact = variants.filter { $0.name == only }
+      self.variants = exact.isEmpty ? variants.filter { $0.name.contains(only) } : exact
     } else {
       self.variants = variants
     }
@@ -34,6 +39,11 @@ struct Comparison {
   /// returns the medians of time per operation, by variant name.
   @discardableResult
   func run() async -> [String: Double] {
+    if ProcessInfo.processInfo.environment["LAYERED_BENCH_LIST"] == "1" {
+      print("table\t\(operationsPerRound)\t\(title)")
+      for variant in variants { print("variant\t\(operationsPerRound)\t\(variant.name)") }
+      return [:]
+    }
     print("\(title): \(operationsPerRound) per round, \(rounds) rounds, interleaved")
     for variant in variants { await variant.round(max(1, operationsPerRound / 4)) }
     var time = Array(repeating: [Double](), count: variants.count)
