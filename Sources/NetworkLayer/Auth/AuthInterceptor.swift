@@ -100,10 +100,12 @@ public final class AuthInterceptor: RequestInterceptor {
     var request = request
     // Whatever the endpoint set is replaced: an authenticated request carries the session's
     // token, and never to a foreign origin.
-    request.setValue(nil, forHTTPHeaderField: "Authorization")
-    guard Origin(context.baseURL).contains(request.url) else { return request }
+    guard Origin(context.baseURL).contains(request.url) else {
+      request.setCanonicalHeaderField("Authorization", to: nil)
+      return request
+    }
     let tokens = try await coordinator.tokensForSending()
-    request.setValue("Bearer \(tokens.accessToken)", forHTTPHeaderField: "Authorization")
+    request.setCanonicalHeaderField("Authorization", to: "Bearer \(tokens.accessToken)")
     return request
   }
 

@@ -17,6 +17,15 @@ enum HeaderSyntax {
     !text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
   }
 
+  /// Whether two header names are the same name: equal but for the case of ASCII letters.
+  static func sameName(_ name: String, _ other: String) -> Bool {
+    guard name.utf8.count == other.utf8.count else { return false }
+    for (byte, otherByte) in zip(name.utf8, other.utf8) where byte != otherByte {
+      guard byte | 0x20 == otherByte | 0x20, (0x61...0x7A).contains(byte | 0x20) else { return false }
+    }
+    return true
+  }
+
   /// ASCII case-insensitive equality, for header names; `lowercase` must be lower-case ASCII.
   static func equalsIgnoringCase(_ text: String, _ lowercase: StaticString) -> Bool {
     let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)

@@ -79,12 +79,15 @@ public struct RequestBuilder: Sendable {
     // name case-insensitively with each method it knows.
     if endpoint.method != .get { request.httpMethod = endpoint.method.rawValue }
     try Self.validateHeader(name: "Accept", value: endpoint.accept)
-    request.setValue(endpoint.accept, forHTTPHeaderField: "Accept")
+    // Names as `setValue(_:forHTTPHeaderField:)` stores them, set without its cost (see
+    // `setCanonicalHeaderField(_:to:)`); the request has no fields yet.
+    var fields = ["Accept": endpoint.accept]
     if let body = endpoint.body {
       try Self.validateHeader(name: "Content-Type", value: body.contentType)
       request.httpBody = try body.encode()
-      request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
+      fields["Content-Type"] = body.contentType
     }
+    request.allHTTPHeaderFields = fields
     for (name, value) in endpoint.headers {
       try Self.validateHeader(name: name, value: value)
       if HeaderSyntax.equalsIgnoringCase(name, "accept") {
