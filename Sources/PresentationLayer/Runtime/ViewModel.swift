@@ -45,7 +45,9 @@ public final class ViewModel<F: Feature> {
   @ObservationIgnored private nonisolated let runningTasks = Locked<[Int: Task<Void, Never>]>([:])
   /// What work reported without waiting for the main actor, in the order it reported it.
   @ObservationIgnored private nonisolated let mailbox = Locked(Mailbox())
-  @ObservationIgnored private var ledger = Ledger()
+  @ObservationIgnored private var ledger = WorkLedger()
+  /// The operations of queued work, until its turn comes.
+  @ObservationIgnored private var queuedWork: [Int: ActionPlan<F>.Work] = [:]
   // A field of the class, not of the generic `Ledger`: reading a field of a generic struct looks
   // its layout up at run time, and `send` reads this every time.
   @ObservationIgnored private var isShutDown = false
@@ -132,7 +134,7 @@ public final class ViewModel<F: Feature> {
 
   /// Whether any of the work `ids` is live (running or queued).
   package func isAnyLive(_ ids: Set<Int>) -> Bool {
-    ids.contains { ledger.entries[$0] != nil }
+    ids.contains { ledger.isLive($0) }
   }
 
   /// Whether any work that ``sendAndWait(_:)`` would wait for is live (running or queued).
@@ -180,7 +182,7 @@ public final class ViewModel<F: Feature> {
   /// delivers them. (A waiter at a lower priority would hold up every other work's reports.)
   nonisolated func post(_ report: Report) {
     let priority = Task.currentPriority
-    let delivery: Delivery = mailbox.withLock { mailbox in
+    let delivery: ReportDelivery = mailbox.withLock { mailbox in
       mailbox.reports.append(report)
       guard !mailbox.isDeliveryDue else { return .due }
       mailbox.isDeliveryDue = true
@@ -223,28 +225,30 @@ public final class ViewModel<F: Feature> {
       if let id = schedule(work), work.isAwaited { awaited.append(id) }
     }
     // A later `latest` of the same plan may already have cancelled an earlier part of it.
-    return Set(awaited.filter { ledger.entries[$0] != nil })
+    return Set(awaited.filter { ledger.isLive($0) })
   }
 
   /// Starts, queues or drops `work` as its policy says; returns its id unless it was dropped.
   private func schedule(_ work: ActionPlan<F>.Work) -> Int? {
-    let live = ledger.liveWork(inLane: work.policy.lane)
+    let lane = AnyHashable(work.policy.lane)
+    let live = ledger.liveWork(inLane: lane)
     let id = ledger.makeID()
     switch work.policy.mode {
     case .merge:
-      start(id, work)
+      break
     case .latest:
       end(live, cancelling: true)
-      start(id, work)
     case .dropWhileBusy:
       guard live.isEmpty else { return nil }
-      start(id, work)
     case .queue where live.isEmpty:
-      start(id, work)
+      break
     case .queue:
-      ledger.entries[id] = Entry(
-        lane: work.policy.lane, isAwaited: work.isAwaited, phase: .queued(after: live, work))
+      ledger.add(id, .init(lane: lane, isAwaited: work.isAwaited, phase: .queued(after: live)))
+      queuedWork[id] = work
+      return id
     }
+    ledger.add(id, .init(lane: lane, isAwaited: work.isAwaited, phase: .running))
+    start(id, work)
     return id
   }
 
@@ -253,7 +257,6 @@ public final class ViewModel<F: Feature> {
   private func start(_ id: Int, _ work: ActionPlan<F>.Work) {
     let effects = Effects(viewModel: self, workID: id)
     let operation = work.operation
-    ledger.entries[id] = Entry(lane: work.policy.lane, isAwaited: work.isAwaited, phase: .running)
     let task = Task.detached {
       // Work superseded before its Task got going never starts.
       if !Task.isCancelled { await operation(effects) }
@@ -267,22 +270,16 @@ public final class ViewModel<F: Feature> {
   /// come.
   private func end(_ ids: Set<Int>, cancelling: Bool) {
     guard !ids.isEmpty else { return }
-    let ended = ids.filter { ledger.entries.removeValue(forKey: $0) != nil }
+    let (ended, unstarted, ready) = ledger.end(ids)
+    guard !ended.isEmpty else { return }
+    for id in unstarted { queuedWork[id] = nil }
     let tasks = runningTasks.withLock { tasks in ended.compactMap { tasks.removeValue(forKey: $0) } }
     if cancelling { for task in tasks { task.cancel() } }
-    if !ended.isEmpty { wakeWaiters() }
-    var ready: [(Int, ActionPlan<F>.Work)] = []
-    for (id, entry) in ledger.entries {
-      guard case .queued(var after, let work) = entry.phase, !after.isDisjoint(with: ended) else { continue }
-      after.subtract(ended)
-      if after.isEmpty {
-        ready.append((id, work))
-      } else {
-        ledger.entries[id]?.phase = .queued(after: after, work)
-      }
+    wakeWaiters()
+    for id in ready {
+      if let work = queuedWork.removeValue(forKey: id) { start(id, work) }
     }
-    for (id, work) in ready.sorted(by: { $0.0 < $1.0 }) { start(id, work) }
-    for _ in ended { tap?(.workEnded) }
+    if let tap { for _ in ended { tap(.workEnded) } }
   }
 
   /// Acts on the queued reports, in order, until none is left.
@@ -337,7 +334,7 @@ public final class ViewModel<F: Feature> {
         // continuation, or the cancellation is already visible here.
         let isWaiting = mailbox.withLock { mailbox in
           guard mailbox.reports.isEmpty, !Task.isCancelled else { return false }
-          mailbox.waiters[waiterID] = Waiter(continuation: continuation, priority: priority)
+          mailbox.waiters[waiterID] = ReportWaiter(continuation: continuation, priority: priority)
           return true
         }
         if !isWaiting { continuation.resume() }
@@ -350,6 +347,7 @@ public final class ViewModel<F: Feature> {
   /// Wakes every caller of ``sendAndWait(_:)`` that is waiting, to look again at its work.
   private func wakeWaiters() {
     let waiters = mailbox.withLock { mailbox in
+      guard !mailbox.waiters.isEmpty else { return [ReportWaiter]() }
       defer { mailbox.waiters.removeAll() }
       return Array(mailbox.waiters.values)
     }
@@ -383,55 +381,25 @@ extension ViewModel {
     var reports: [Report] = []
     /// Whether a delivery is scheduled or under way, which will take any report posted now.
     var isDeliveryDue = false
-    var waiters: [Int: Waiter] = [:]
+    var waiters: [Int: ReportWaiter] = [:]
   }
+}
 
-  /// A caller of ``ViewModel/sendAndWait(_:)`` waiting for reports.
-  private struct Waiter {
-    let continuation: CheckedContinuation<Void, Never>
-    let priority: TaskPriority
-  }
+// Not nested in the generic `ViewModel`, where they would be generic too, their layouts looked up
+// at run time on every use (see `WorkLedger`).
 
-  /// Who delivers a report just posted.
-  private enum Delivery {
-    /// The delivery already due takes it.
-    case due
-    /// A Task on the main actor, made for it.
-    case byTask
-    /// A waiting caller of ``ViewModel/sendAndWait(_:)``, woken for it.
-    case byWaiter(CheckedContinuation<Void, Never>)
-  }
+/// A caller of ``ViewModel/sendAndWait(_:)`` waiting for reports.
+private struct ReportWaiter {
+  let continuation: CheckedContinuation<Void, Never>
+  let priority: TaskPriority
+}
 
-  /// One live work: running, or waiting in a queue for its turn.
-  private struct Entry {
-    enum Phase {
-      case running
-      /// Starts once every work in `after` has ended.
-      case queued(after: Set<Int>, ActionPlan<F>.Work)
-    }
-
-    let lane: F.Lane
-    let isAwaited: Bool
-    var phase: Phase
-  }
-
-  /// The bookkeeping of live work. The main actor is its only lock.
-  private struct Ledger {
-    var entries: [Int: Entry] = [:]
-    private var nextID = 0
-
-    mutating func makeID() -> Int {
-      defer { nextID += 1 }
-      return nextID
-    }
-
-    func isRunning(_ id: Int) -> Bool {
-      guard case .running = entries[id]?.phase else { return false }
-      return true
-    }
-
-    func liveWork(inLane lane: F.Lane) -> Set<Int> {
-      Set(entries.filter { $0.value.lane == lane }.keys)
-    }
-  }
+/// Who delivers a report just posted.
+private enum ReportDelivery {
+  /// The delivery already due takes it.
+  case due
+  /// A Task on the main actor, made for it.
+  case byTask
+  /// A waiting caller of ``ViewModel/sendAndWait(_:)``, woken for it.
+  case byWaiter(CheckedContinuation<Void, Never>)
 }
