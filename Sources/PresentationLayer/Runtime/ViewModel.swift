@@ -293,8 +293,9 @@ public final class ViewModel<F: Feature> {
         return mailbox.reports
       }
       guard !reports.isEmpty else { return }
-      for report in reports {
-        switch report {
+      // By index: a `for in` over a generic array instantiates its iterator's metadata each time.
+      for index in 0..<reports.count {
+        switch reports[index] {
         case .reaction(let reaction, let sessionEnd, let id):
           reduce(reaction.effect, fromWork: id)
           if let event = reaction.event { broadcast(event, fromWork: id) }
@@ -319,7 +320,7 @@ public final class ViewModel<F: Feature> {
   private func broadcast(_ event: F.Event, fromWork id: Int) {
     guard ledger.isRunning(id) else { return }
     eventBroadcaster.send(event)
-    tap?(.event(event))
+    if let tap { tap(.event(event)) }
   }
 
   /// Suspends a caller of ``sendAndWait(_:)`` until work posts a report (which it then
@@ -361,7 +362,7 @@ public final class ViewModel<F: Feature> {
     guard next != current else { return false }
     withMutation(keyPath: stateKeyPath) { current = next }
     stateBroadcaster.publish(next)
-    tap?(.state(next))
+    if let tap { tap(.state(next)) }
     return true
   }
 }
