@@ -13,7 +13,8 @@ public import Observation
 ///   ``InFlightPolicy/dropWhileBusy(_:)`` lane never starts twice.
 /// - The state is published only when it changes: the immediate effects of one action publish
 ///   one state, and each effect applied by work publishes one.
-/// - Work runs off the main actor and reports back through its ``Effects``. Work that has been
+/// - Work runs off the main actor, at the priority of the task that sent its action, and reports
+///   back through its ``Effects``. Work that has been
 ///   superseded or cancelled cannot change the state or emit events, whether or not its
 ///   operation checks for cancellation.
 /// - No outcome of any work can stop later actions from working: a failure is a side effect like
@@ -46,8 +47,8 @@ public final class ViewModel<F: Feature> {
   /// What work reported without waiting for the main actor, in the order it reported it.
   @ObservationIgnored private nonisolated let mailbox = Locked(Mailbox())
   @ObservationIgnored private var ledger = WorkLedger()
-  /// The operations of queued work, until its turn comes.
-  @ObservationIgnored private var queuedWork: [Int: ActionPlan<F>.Work] = [:]
+  /// The operations of queued work, and the priority each was sent at, until its turn comes.
+  @ObservationIgnored private var queuedWork: [Int: (work: ActionPlan<F>.Work, priority: TaskPriority)] = [:]
   // A field of the class, not of the generic `Ledger`: reading a field of a generic struct looks
   // its layout up at run time, and `send` reads this every time.
   @ObservationIgnored private var isShutDown = false
@@ -231,6 +232,7 @@ public final class ViewModel<F: Feature> {
   /// Starts, queues or drops `work` as its policy says; returns its id unless it was dropped.
   private func schedule(_ work: ActionPlan<F>.Work) -> Int? {
     let lane = AnyHashable(work.policy.lane)
+    let priority = Task.currentPriority
     let live = ledger.liveWork(inLane: lane)
     let id = ledger.makeID()
     switch work.policy.mode {
@@ -244,20 +246,21 @@ public final class ViewModel<F: Feature> {
       break
     case .queue:
       ledger.add(id, .init(lane: lane, isAwaited: work.isAwaited, phase: .queued(after: live)))
-      queuedWork[id] = work
+      queuedWork[id] = (work, priority)
       return id
     }
     ledger.add(id, .init(lane: lane, isAwaited: work.isAwaited, phase: .running))
-    start(id, work)
+    start(id, work, priority: priority)
     return id
   }
 
-  /// Starts `work`'s operation off the main actor, in a Task of its own, which holds the view
-  /// model only weakly (through its ``Effects``).
-  private func start(_ id: Int, _ work: ActionPlan<F>.Work) {
+  /// Starts `work`'s operation off the main actor, in a Task of its own at `priority` (that of
+  /// the task that sent its action, as a `Task { }` there would have), which holds the view model
+  /// only weakly (through its ``Effects``).
+  private func start(_ id: Int, _ work: ActionPlan<F>.Work, priority: TaskPriority) {
     let effects = Effects(viewModel: self, workID: id)
     let operation = work.operation
-    let task = Task.detached {
+    let task = Task.detached(priority: priority) {
       // Work superseded before its Task got going never starts.
       if !Task.isCancelled { await operation(effects) }
       effects.operationReturned()
@@ -277,7 +280,7 @@ public final class ViewModel<F: Feature> {
     if cancelling { for task in tasks { task.cancel() } }
     wakeWaiters()
     for id in ready {
-      if let work = queuedWork.removeValue(forKey: id) { start(id, work) }
+      if let queued = queuedWork.removeValue(forKey: id) { start(id, queued.work, priority: queued.priority) }
     }
     if let tap { for _ in ended { tap(.workEnded) } }
   }
