@@ -45,7 +45,7 @@ public struct Effects<F: Feature>: Sendable {
   /// Hands `reaction` (and then `end`) to the view model without waiting for the main actor:
   /// they are applied there in order, before anything this work applies, emits or reads later.
   func report(_ reaction: Reaction<F>, then end: SessionEnd<F>?) {
-    viewModel?.post(.reaction(reaction, sessionEnd: end, work: workID))
+    viewModel?.post(.reaction(ReactionReport(reaction, sessionEnd: end), work: workID))
   }
 
   /// Tells the view model that the operation has returned, after everything it reported.

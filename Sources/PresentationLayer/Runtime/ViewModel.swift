@@ -45,7 +45,7 @@ public final class ViewModel<F: Feature> {
   /// The Tasks of running work, reachable from `deinit`, which may run on any thread.
   @ObservationIgnored private nonisolated let runningTasks = Locked<[Int: Task<Void, Never>]>([:])
   /// What work reported without waiting for the main actor, in the order it reported it.
-  @ObservationIgnored private nonisolated let mailbox = Locked(Mailbox())
+  @ObservationIgnored private nonisolated let mailbox = Locked(ReportMailbox())
   @ObservationIgnored private var ledger = WorkLedger()
   /// The operations of queued work, and the priority each was sent at, until its turn comes.
   @ObservationIgnored private var queuedWork: [Int: (work: ActionPlan<F>.Work, priority: TaskPriority)] = [:]
@@ -181,7 +181,7 @@ public final class ViewModel<F: Feature> {
   /// A caller of ``sendAndWait(_:)`` that is waiting, at a priority no lower than the work's, is
   /// woken to deliver them itself; otherwise a Task on the main actor, at the work's priority,
   /// delivers them. (A waiter at a lower priority would hold up every other work's reports.)
-  nonisolated func post(_ report: Report) {
+  nonisolated func post(_ report: WorkReport) {
     let priority = Task.currentPriority
     let delivery: ReportDelivery = mailbox.withLock { mailbox in
       mailbox.reports.append(report)
@@ -299,10 +299,13 @@ public final class ViewModel<F: Feature> {
       // By index: a `for in` over a generic array instantiates its iterator's metadata each time.
       for index in 0..<reports.count {
         switch reports[index] {
-        case .reaction(let reaction, let sessionEnd, let id):
+        case .reaction(let object, let id):
+          // Only this view model's own `Effects` post here, always with its feature's reports.
+          guard let report = object as? ReactionReport<F> else { continue }
+          let reaction = report.reaction
           reduce(reaction.effect, fromWork: id)
           if let event = reaction.event { broadcast(event, fromWork: id) }
-          if let sessionEnd, reduce(sessionEnd.effect, fromWork: id) {
+          if let sessionEnd = report.sessionEnd, reduce(sessionEnd.effect, fromWork: id) {
             broadcast(sessionEnd.event, fromWork: id)
           }
         case .returned(let id):
@@ -370,27 +373,17 @@ public final class ViewModel<F: Feature> {
   }
 }
 
-extension ViewModel {
-  /// What work tells the view model without waiting for the main actor.
-  enum Report: Sendable {
-    /// Apply the reaction's side effect and emit its event, then, if given, record the session's
-    /// end (emitting its event only if that changed the state).
-    case reaction(Reaction<F>, sessionEnd: SessionEnd<F>?, work: Int)
-    /// The work's operation has returned.
-    case returned(work: Int)
-  }
-
-  /// Reports waiting for the main actor, and the callers of ``sendAndWait(_:)`` waiting for them.
-  private struct Mailbox {
-    var reports: [Report] = []
-    /// Whether a delivery is scheduled or under way, which will take any report posted now.
-    var isDeliveryDue = false
-    var waiters: [Int: ReportWaiter] = [:]
-  }
-}
-
 // Not nested in the generic `ViewModel`, where they would be generic too, their layouts looked up
 // at run time on every use (see `WorkLedger`).
+
+/// Reports waiting for the main actor, and the callers of ``ViewModel/sendAndWait(_:)`` waiting
+/// for them.
+private struct ReportMailbox {
+  var reports: [WorkReport] = []
+  /// Whether a delivery is scheduled or under way, which will take any report posted now.
+  var isDeliveryDue = false
+  var waiters: [Int: ReportWaiter] = [:]
+}
 
 /// A caller of ``ViewModel/sendAndWait(_:)`` waiting for reports.
 private struct ReportWaiter {
