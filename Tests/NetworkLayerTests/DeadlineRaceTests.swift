@@ -13,6 +13,10 @@ import Testing
 @Suite("Deadlines against work that ignores cancellation", .timeLimit(.minutes(1)))
 struct DeadlineRaceTests {
   /// An interceptor whose adapt takes `delay` whatever happens, as a slow, uncancellable wait.
+  ///
+  /// The tests use 3 s: a call that waited for it would end 15 times later than its 0.2 s
+  /// deadline, a margin no load on a shared machine closes, and the suite, which must wait for
+  /// the interceptor before it can show that nothing was sent, does not sit idle for 10 s.
   private final class DeafInterceptor: RequestInterceptor {
     let delay: Double
     let finished = Locked(false)
@@ -39,7 +43,7 @@ struct DeadlineRaceTests {
   func deadlineDoesNotWaitForCancelledWork() async throws {
     let server = RecordingServer()
     defer { server.mount.unmount() }
-    let interceptor = DeafInterceptor(delay: 10)
+    let interceptor = DeafInterceptor(delay: 3)
     let client = server.client([interceptor])
 
     let (result, took) = await Timing.elapsed {
@@ -60,7 +64,7 @@ struct DeadlineRaceTests {
   func cancellationDoesNotWaitForCancelledWork() async throws {
     let server = RecordingServer()
     defer { server.mount.unmount() }
-    let interceptor = DeafInterceptor(delay: 10)
+    let interceptor = DeafInterceptor(delay: 3)
     let client = server.client([interceptor])
     let call = Task { await client.outcome(Endpoint<TestTodo>(path: ["todos"])) }
     try await Task.sleep(for: .milliseconds(100))
