@@ -14,9 +14,8 @@ public import Observation
 /// - The state is published only when it changes: the immediate effects of one action publish
 ///   one state, and each effect applied by work publishes one.
 /// - Work runs off the main actor, at the priority of the task that sent its action, and reports
-///   back through its ``Effects``. Work that has been
-///   superseded or cancelled cannot change the state or emit events, whether or not its
-///   operation checks for cancellation.
+///   back through its ``Effects``. Work that has been superseded or cancelled cannot change the
+///   state or emit events, whether or not its operation checks for cancellation.
 /// - No outcome of any work can stop later actions from working: a failure is a side effect like
 ///   any other, and each action starts work of its own.
 /// - Work holds the view model weakly. Releasing it, or calling ``cancel()``, cancels all work
@@ -49,8 +48,6 @@ public final class ViewModel<F: Feature> {
   @ObservationIgnored private var ledger = WorkLedger()
   /// The operations of queued work, and the priority each was sent at, until its turn comes.
   @ObservationIgnored private var queuedWork: [Int: (work: ActionPlan<F>.Work, priority: TaskPriority)] = [:]
-  // A field of the class, not of the generic `Ledger`: reading a field of a generic struct looks
-  // its layout up at run time, and `send` reads this every time.
   @ObservationIgnored private var isShutDown = false
   /// Sees every output in order; set by the test store of the test-support library.
   @ObservationIgnored package var tap: ((ViewModelOutput<F>) -> Void)?

@@ -13,6 +13,8 @@ struct ReportingFeature: Feature {
     /// Follows the one outcome of request `"load <n>"` to ``backend``, which answers it with `n`
     /// when the test says so, even once cancelled; `latest` wins.
     case load(Int)
+    /// Applies the priority its work runs at, as a value.
+    case reportPriority
   }
 
   enum SideEffect: Sendable {
@@ -48,6 +50,10 @@ struct ReportingFeature: Feature {
         await Self.follow(outcomes, with: effects)
         let last = await effects.state?.values.last
         await effects.apply(.read(last))
+      }
+    case .reportPriority:
+      return .run(.merge(.follow)) { effects in
+        await effects.apply(.got(Int(Task.currentPriority.rawValue)))
       }
     case .load(let value):
       let backend = self.backend

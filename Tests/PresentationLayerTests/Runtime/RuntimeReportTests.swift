@@ -45,8 +45,24 @@ struct RuntimeReportTests {
     #expect(!viewModel.hasLiveWork)
   }
 
-  @Test("a caller waiting at a lower priority than the work still returns once its outcome is in")
-  func lowPriorityWaiterReturns() async {
+  @Test("work runs at the priority of the task that sent its action")
+  func workRunsAtTheSendersPriority() async {
+    let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
+    for priority in [TaskPriority.background, .utility, .high] {
+      // Awaiting the sender's value would raise its priority to this task's; a continuation
+      // does not.
+      await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        Task(priority: priority) {
+          await viewModel.sendAndWait(.reportPriority)
+          done.resume()
+        }
+      }
+      #expect(viewModel.state.values.last == Int(priority.rawValue), "sent at \(priority)")
+    }
+  }
+
+  @Test("a caller waiting at a lower priority than other work still returns once its outcome is in")
+  func lowPriorityWaiterAmongHigherPriorityWork() async {
     let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
     let waiters = (0..<10).map { value in
       Task(priority: .background) {
@@ -54,8 +70,15 @@ struct RuntimeReportTests {
         return viewModel.state.values.contains(value)
       }
     }
+    // Work sent at a higher priority reports while the background callers wait; they must not
+    // be the ones that deliver it, and must still be woken for their own.
+    let busy = Task(priority: .high) {
+      for value in 100..<150 { viewModel.send(.follow([.success(value)])) }
+    }
+    await busy.value
     for waiter in waiters { #expect(await waiter.value) }
-    #expect(!viewModel.hasLiveWork)
+    while viewModel.hasLiveWork { await Task.yield() }
+    #expect(viewModel.state.values.sorted() == Array(0..<10) + Array(100..<150))
   }
 
   @Test("what the work reads or applies after following comes after every outcome it followed")
