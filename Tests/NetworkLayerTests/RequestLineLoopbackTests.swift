@@ -101,6 +101,47 @@ struct RequestLineLoopbackTests {
     }
   }
 
+  @Test(
+    "an authenticated request carries one Authorization field, the session's, whatever the endpoint or an earlier interceptor set"
+  )
+  func oneAuthorizationField() async throws {
+    struct NeverRefreshes: TokenRefresher {
+      func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
+        throw .unauthorized
+      }
+    }
+    /// Writes a lower-case field straight into the fields, where `setValue` would have
+    /// normalised the name.
+    struct LowerCaseAuthorization: RequestInterceptor {
+      func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
+        var request = request
+        request.allHTTPHeaderFields?["authorization"] = "Basic ZDpk"
+        return request
+      }
+
+      func retry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {
+        .doNotRetry
+      }
+    }
+    try await withServer { _, connection in
+      let tokens = AuthTokens(accessToken: "at-session", refreshToken: "rt-session", expiresAt: nil)
+      let client = URLSessionHTTPClient(
+        baseURL: connection.baseURL,
+        session: connection.session,
+        interceptors: [
+          LowerCaseAuthorization(),
+          AuthInterceptor(store: InMemoryTokenStore(tokens), refresher: NeverRefreshes()),
+        ]
+      )
+      _ = await client.outcome(
+        Endpoint<[TestTodo]>(
+          path: ["todos"], headers: ["authorization": "Basic ZW5kcG9pbnQ="], requiresAuthentication: true))
+      let received = try #require(try await connection.received().first)
+      let fields = received.headers.filter { $0.first?.lowercased() == "authorization" }
+      #expect(fields == [["Authorization", "Bearer at-session"]])
+    }
+  }
+
   @Test("the Accept header sent is the one validation checks against")
   func acceptIsTheEndpointsOwn() async throws {
     try await withServer { client, connection in
