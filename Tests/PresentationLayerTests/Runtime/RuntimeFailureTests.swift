@@ -17,9 +17,10 @@ struct RuntimeFailureTests {
     let failures: [ToyFailure] = [.offline, .server(status: 500), .timeout, .server(status: 503)]
     for (attempt, failure) in failures.enumerated() {
       backend.answer("load \(attempt)", with: .failure(failure))
-      store.send(.load("load \(attempt)", policy)) { $0.load = .loading }
+      let work = store.send(.load("load \(attempt)", policy)) { $0.load = .loading }
       await store.receive { $0.load = .failed(failure.message) }
-      await backend.waitFor(.returned("load \(attempt)"))
+      // Until the view model has seen the work end, drop-while-busy would drop the next load.
+      await work.finish()
     }
     backend.answer("load 4", with: .success(["fresh"]))
     store.send(.load("load 4", policy)) { $0.load = .loading }
