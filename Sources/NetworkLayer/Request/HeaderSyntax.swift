@@ -26,19 +26,6 @@ enum HeaderSyntax {
     return true
   }
 
-  /// ASCII case-insensitive equality, for header names; `lowercase` must be lower-case ASCII.
-  static func equalsIgnoringCase(_ text: String, _ lowercase: StaticString) -> Bool {
-    let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-    var index = 0
-    for byte in text.utf8 {
-      guard index < expected.count else { return false }
-      let folded = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-      guard folded == expected[index] else { return false }
-      index += 1
-    }
-    return index == expected.count
-  }
-
   private static let tokenBytes: [Bool] = {
     var table = [Bool](repeating: false, count: 256)
     for byte in "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8 {

@@ -90,10 +90,10 @@ public struct RequestBuilder: Sendable {
     request.allHTTPHeaderFields = fields
     for (name, value) in endpoint.headers {
       try Self.validateHeader(name: name, value: value)
-      if HeaderSyntax.equalsIgnoringCase(name, "accept") {
+      if HeaderSyntax.sameName(name, "Accept") {
         throw .invalidRequest("set Accept through Endpoint.accept, which validation checks against")
       }
-      if endpoint.body != nil, HeaderSyntax.equalsIgnoringCase(name, "content-type") {
+      if endpoint.body != nil, HeaderSyntax.sameName(name, "Content-Type") {
         throw .invalidRequest("set a body's Content-Type through HTTPBody, not Endpoint.headers")
       }
       request.setValue(value, forHTTPHeaderField: name)
