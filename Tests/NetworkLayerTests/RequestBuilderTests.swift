@@ -92,6 +92,23 @@ struct RequestBuilderTests {
     }
   }
 
+  @Test(
+    "Accept, and a body's Content-Type, in Endpoint.headers are refused whatever their case",
+    arguments: ["Accept", "accept", "ACCEPT", "Content-Type", "content-type", "CONTENT-type"]
+  )
+  func reservedHeaders(name: String) throws {
+    let builder = RequestBuilder(baseURL: try #require(URL(string: "https://h.example")))
+    let endpoint = Endpoint<[Int]>(
+      method: .post, path: ["todos"], headers: [name: "text/plain"],
+      body: .data(Data("x".utf8), contentType: "application/json"))
+    #expect {
+      try builder.makeRequest(for: endpoint)
+    } throws: { error in
+      guard case .invalidRequest = error as? NetworkError else { return false }
+      return true
+    }
+  }
+
   @Test("method, Accept and a JSON body's Content-Type are set from the endpoint")
   func headersAndBody() throws {
     let builder = RequestBuilder(baseURL: try #require(URL(string: "https://h.example")))
