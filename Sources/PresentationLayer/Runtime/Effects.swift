@@ -39,7 +39,7 @@ public struct Effects<F: Feature>: Sendable {
   /// started), or `nil` once the view model is gone.
   @MainActor
   public var state: F.State? {
-    viewModel?.state(forWork: workID)
+    viewModel?.stateAfterReports()
   }
 
   /// Hands `reaction` (and then `end`) to the view model without waiting for the main actor:

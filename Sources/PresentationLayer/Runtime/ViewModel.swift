@@ -162,7 +162,7 @@ public final class ViewModel<F: Feature> {
   }
 
   /// The current state, once what work reported earlier is in it.
-  func state(forWork id: Int) -> F.State {
+  func stateAfterReports() -> F.State {
     deliverReports()
     return state
   }
