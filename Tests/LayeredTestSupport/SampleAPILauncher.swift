@@ -18,6 +18,8 @@ final class SampleAPILauncher: Sendable {
     var ended = false
   }
 
+  /// Held, never read: Foundation tracks the launcher through its `Process`, which must live as
+  /// long as this object does.
   private let process: Locked<Process>
   private let commands: Locked<FileHandle>
   private let replies = Locked(Replies())

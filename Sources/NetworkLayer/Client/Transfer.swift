@@ -10,9 +10,10 @@ import LayeredSupport
 ///
 /// The call ends exactly once, with whichever comes first: the complete response, a transport
 /// failure, the size limit, an authentication challenge (which delivers its 401 response), or
-/// its call's end (the deadline, or the caller's cancellation; see ``CallScope``). Everything Foundation reports afterwards (typically the
-/// `URLError(.cancelled)` of a task this object stopped) is ignored, so a cancellation the
-/// transport caused never reaches the caller as ``NetworkError/cancelled``.
+/// its call's end (the deadline, or the caller's cancellation; see ``CallScope``). Everything
+/// Foundation reports afterwards (typically the `URLError(.cancelled)` of a task this object
+/// stopped) is ignored, so a cancellation the transport caused never reaches the caller as
+/// ``NetworkError/cancelled``.
 final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   /// How one task ended.
   enum Outcome: Sendable {
