@@ -4,7 +4,7 @@
 /// Plain `AsyncStream` splits its values between concurrent readers; this gives each listener a
 /// stream of its own. Values are not replayed: a listener hears only what is sent after it
 /// subscribed, in the order it was sent, unless the caller hands it a first value itself
-/// (``stream(startingWith:)``, which the view model uses for its current state). Streams finish
+/// (``stream(startingWith:)``, which `StateBroadcaster` uses for its current value). Streams finish
 /// when the broadcaster is finished or released; a stream asked for after that finishes at once.
 ///
 /// `package` visibility: the network, data and presentation layers share this one copy; apps

@@ -91,7 +91,38 @@ struct FakeCreateTodo: CreateTodoUseCase {
 
 struct FakeObserveSession: ObserveSessionUseCase {
   let broadcaster = StateBroadcaster(Session.signedIn)
-  func callAsFunction() -> AsyncStream<Session> { broadcaster.values() }
+  /// The session each observer was last handed, and how many times an observer handed
+  /// `.expired` has asked for the next one, which it does only once it has reacted.
+  private let handed = Locked((last: Session?.none, askedAfterExpiry: 0))
+
+  func callAsFunction() -> AsyncStream<Session> {
+    let (source, handed) = (SessionSource(broadcaster.values()), self.handed)
+    return AsyncStream {
+      handed.withLock { if $0.last == .expired { $0.askedAfterExpiry += 1 } }
+      let session = await source.next()
+      handed.withLock { $0.last = session }
+      return session
+    }
+  }
+
+  /// Returns once an observer has finished reacting to an expired session.
+  func waitUntilExpiryHandled() async {
+    while handed.withLock({ $0.askedAfterExpiry }) == 0 { try? await Task.sleep(for: .milliseconds(1)) }
+  }
+}
+
+/// Hands out one observer's sessions in turn.
+private actor SessionSource {
+  private var sessions: AsyncStream<Session>.Iterator
+
+  init(_ stream: AsyncStream<Session>) { sessions = stream.makeAsyncIterator() }
+
+  func next() async -> Session? {
+    var iterator = sessions
+    let session = await iterator.next(isolation: self)
+    sessions = iterator
+    return session
+  }
 }
 
 struct FakeLoadArticle: LoadTodaysArticleUseCase {

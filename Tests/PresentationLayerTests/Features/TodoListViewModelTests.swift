@@ -203,6 +203,22 @@ struct TodoListViewModelTests {
     await store.finish()
   }
 
+  @Test("a load that fails because the session ended, before the session watch hears of it, emits sessionEnded once")
+  func sessionEndedOnceLoadFirst() async {
+    let fakes = Fakes(loads: Script([nil]))
+    let store = fakes.store()
+    store.send(.appeared) { $0.phase = .loading }
+    await fakes.loads.waitForWaiting(1)
+    fakes.loads.release(.failure(.sessionExpired))
+    await store.receive { $0.phase = .loadFailed(message: DomainError.sessionExpired.message) }
+    await store.receive { $0.hasSessionEnded = true }
+    await store.receive(event: .sessionEnded)
+    // The watch learns of the same end afterwards: it must neither change the state nor emit.
+    fakes.session.broadcaster.update { $0 = .expired }
+    await fakes.session.waitUntilExpiryHandled()
+    await store.finish()
+  }
+
   @Test("sendAndWait(.appeared) returns once the list has loaded, though the session watch goes on")
   func appearedReturns() async {
     let fakes = Fakes(loads: Script([.success(Fixtures.todos)]))

@@ -1,4 +1,5 @@
 import DomainLayer
+import Foundation
 import PresentationLayer
 
 /// A feature whose work follows outcome streams, the path where work reports to the view model
@@ -15,6 +16,8 @@ struct ReportingFeature: Feature {
     case load(Int)
     /// Applies the priority its work runs at, as a value.
     case reportPriority
+    /// Applies 1 if its work runs on the main thread, 0 if it does not.
+    case reportMainThread
   }
 
   enum SideEffect: Sendable {
@@ -55,6 +58,10 @@ struct ReportingFeature: Feature {
       return .run(.merge(.follow)) { effects in
         await effects.apply(.got(Int(Task.currentPriority.rawValue)))
       }
+    case .reportMainThread:
+      return .run(.merge(.follow)) { effects in
+        await effects.apply(.got(isOnMainThread() ? 1 : 0))
+      }
     case .load(let value):
       let backend = self.backend
       return .run(.latest(.load)) { effects in
@@ -89,3 +96,6 @@ struct ReportingFeature: Feature {
     )
   }
 }
+
+/// Read outside the async context, which may not ask for the current thread.
+private func isOnMainThread() -> Bool { Thread.isMainThread }

@@ -61,6 +61,13 @@ struct RuntimeReportTests {
     }
   }
 
+  @Test("work runs off the main thread, though its action was sent on the main actor")
+  func workRunsOffTheMainThread() async {
+    let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
+    await viewModel.sendAndWait(.reportMainThread)
+    #expect(viewModel.state.values == [0])
+  }
+
   @Test("a caller waiting at a lower priority than other work still returns once its outcome is in")
   func lowPriorityWaiterAmongHigherPriorityWork() async {
     let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
