@@ -203,7 +203,9 @@ struct TodoListViewModelTests {
     await store.finish()
   }
 
-  @Test("a load that fails because the session ended, before the session watch hears of it, emits sessionEnded once")
+  @Test(
+    "a load that fails because the session ended, before the session watch hears of it, emits sessionEnded once"
+  )
   func sessionEndedOnceLoadFirst() async {
     let fakes = Fakes(loads: Script([nil]))
     let store = fakes.store()

@@ -17,7 +17,9 @@ struct TestStoreTests {
     let store = counter()
     withKnownIssue {
       store.send(.increment)
-    } matching: { $0.says("changed the state, but the test asserted no change") }
+    } matching: {
+      $0.says("changed the state, but the test asserted no change")
+    }
     await store.finish()
   }
 
@@ -26,7 +28,9 @@ struct TestStoreTests {
     let store = counter()
     withKnownIssue {
       store.send(.increment) { $0.count = 2 }
-    } matching: { $0.says("left a state other than the one asserted") }
+    } matching: {
+      $0.says("left a state other than the one asserted")
+    }
     await store.finish()
   }
 
@@ -36,7 +40,9 @@ struct TestStoreTests {
     store.send(.announce("late"))
     await withKnownIssue {
       await store.finish()
-    } matching: { $0.says("Received but not asserted before finishing:\n  - event(") }
+    } matching: {
+      $0.says("Received but not asserted before finishing:\n  - event(")
+    }
   }
 
   @Test("a state change from work that the test did not receive")
@@ -45,7 +51,9 @@ struct TestStoreTests {
     await withKnownIssue {
       store.send(.bump)
       await store.finish()
-    } matching: { $0.says("Received but not asserted before finishing:\n  - state(") }
+    } matching: {
+      $0.says("Received but not asserted before finishing:\n  - state(")
+    }
   }
 
   @Test("an event received where the test expected another")
@@ -54,7 +62,9 @@ struct TestStoreTests {
     store.send(.announce("one"))
     await withKnownIssue {
       await store.receive(event: .said("two"))
-    } matching: { $0.says("Expected event .said(\"two\"), but received event .said(\"one\")") }
+    } matching: {
+      $0.says("Expected event .said(\"two\"), but received event .said(\"one\")")
+    }
     await store.finish()
   }
 
@@ -63,7 +73,9 @@ struct TestStoreTests {
     let store = counter()
     await withKnownIssue {
       await store.receive { $0.count = 1 }
-    } matching: { $0.says("no work is left that could produce it") }
+    } matching: {
+      $0.says("no work is left that could produce it")
+    }
     await store.finish()
   }
 
@@ -76,7 +88,9 @@ struct TestStoreTests {
     await backend.waitFor(.started("forever"))
     await withKnownIssue {
       await store.finish()
-    } matching: { $0.says("Work was still running when the test ended") }
+    } matching: {
+      $0.says("Work was still running when the test ended")
+    }
   }
 
   @Test("a store released without finishing")
@@ -84,7 +98,9 @@ struct TestStoreTests {
     withKnownIssue {
       let store = counter()
       store.send(.set(1)) { $0.count = 1 }
-    } matching: { $0.says("released without `await store.finish()`") }
+    } matching: {
+      $0.says("released without `await store.finish()`")
+    }
   }
 }
 
