@@ -18,21 +18,26 @@ import LayeredSupport
 ///   runs, however many requests got a 401, and all of them are retried with the new token;
 /// - each request is retried for authentication at most once: a second 401 fails it with
 ///   ``NetworkError/unauthorized``;
-/// - when the server rejects the refresh token, every waiting request fails with the same
-///   ``NetworkError/refreshFailed(reason:)``, the stored tokens are cleared, and
+/// - when the server rejects the refresh token (400, 401 or 403), every waiting request fails
+///   with the same ``NetworkError/refreshFailed(reason:)``, the stored tokens are cleared, and
 ///   ``SessionEvent/ended(reason:)`` is published on ``sessionEvents``. A later login (which saves
 ///   new tokens to the store) works normally;
+/// - a refresh that fails for any other reason (offline, a 5xx, an unreadable answer) does not
+///   end the session: every waiting request fails with that error, the tokens are kept, the
+///   attempt does not count toward `maximumRefreshes`, and the next request may refresh again.
+///   So `refreshFailed` and `excessiveRefresh` are only ever reported when the session has really
+///   ended;
 /// - more than `maximumRefreshes` refreshes within `refreshWindow` fail with
 ///   ``NetworkError/excessiveRefresh`` instead of looping against a server that keeps rejecting
-///   fresh tokens;
+///   fresh tokens, and end the session as a rejected refresh token does;
 /// - a request waiting for a refresh stops waiting as soon as its call is cancelled or reaches its
 ///   deadline; the refresh goes on for the others and still stores its result;
 /// - the refresh itself ends within `refreshDeadline` (30 s by default): a refresher that never
-///   returns fails its waiters with ``NetworkError/refreshFailed(reason:)`` then, and the next
-///   request may refresh again (within the refresh window);
-/// - new tokens saved to the store by someone else (a login) are used at once, even while an
-///   older refresh is stuck or failing, and reset the refresh window. A refresh that ends after
-///   such a login leaves the login's tokens in place.
+///   returns fails its waiters with ``NetworkError/timeout`` then, the session stays, and the
+///   next request may refresh again;
+/// - new tokens saved to the store by someone else (a login) are used at once by every request
+///   made after them, even while an older refresh is stuck or failing, and reset the refresh
+///   window. A refresh that ends after such a login leaves the login's tokens in place.
 public final class AuthInterceptor: RequestInterceptor {
   private let coordinator: RefreshCoordinator
   private let events = EventBroadcaster<SessionEvent>()

@@ -9,10 +9,22 @@ import Foundation
 /// ``RefreshWaiters``): its cancellation ends its wait at once while the refresh goes on for the
 /// others and still stores its result.
 ///
-/// The refresh has its own deadline. A refresher that never returns fails its waiters with
-/// ``NetworkError/refreshFailed(reason:)`` at that deadline, and the next request may refresh
-/// again. New credentials in the store that this coordinator did not see or produce (a login)
-/// end any wait for a refresh started from older tokens, and reset the refresh window.
+/// How a refresh ends decides what its waiters are told, so that "the session has ended" is only
+/// ever said when it has:
+/// - the server rejects the refresh token (400, 401, 403): the session ends. The store is
+///   cleared, the session-ended callback runs, and every waiter fails with
+///   ``NetworkError/refreshFailed(reason:)``;
+/// - anything else (offline, a 5xx, an unreadable answer, the refresh's own deadline): the
+///   session stays. Waiters fail with the refresh's own error (``NetworkError/timeout`` at the
+///   deadline), the tokens are kept, the attempt does not count toward the refresh window, and
+///   the next request may refresh again;
+/// - more refreshes than the window allows: the server keeps rejecting the tokens it issues, so
+///   the session cannot be used. It ends as above, with ``NetworkError/excessiveRefresh``.
+///
+/// New credentials in the store that this coordinator did not see or produce (a login) reset
+/// the refresh window, and a request made after them does not wait for a refresh started from
+/// older tokens. Requests that were already waiting for that refresh wait on until it ends,
+/// their own deadline passes or their caller cancels.
 actor RefreshCoordinator {
   struct Policy: Sendable {
     var leeway: TimeInterval
@@ -21,13 +33,16 @@ actor RefreshCoordinator {
     var refreshDeadline: Duration
   }
 
-  /// One refresh: the tokens it started from, and who waits for it.
+  /// One refresh: the tokens it started from, when it counted toward the window, and who waits
+  /// for it.
   private final class Refresh: Sendable {
     let basis: AuthTokens
+    let startedAt: Date
     let waiters = RefreshWaiters()
 
-    init(basis: AuthTokens) {
+    init(basis: AuthTokens, startedAt: Date) {
       self.basis = basis
+      self.startedAt = startedAt
     }
   }
 
@@ -105,10 +120,13 @@ actor RefreshCoordinator {
   private func startRefresh(from tokens: AuthTokens) throws(NetworkError) -> Refresh {
     let startedAt = now()
     recentRefreshes.removeAll { startedAt.timeIntervalSince($0) > policy.window }
-    guard recentRefreshes.count < policy.maximumRefreshes else { throw .excessiveRefresh }
+    guard recentRefreshes.count < policy.maximumRefreshes else {
+      endSession(startedFrom: tokens, with: .excessiveRefresh)
+      throw .excessiveRefresh
+    }
     recentRefreshes.append(startedAt)
 
-    let refresh = Refresh(basis: tokens)
+    let refresh = Refresh(basis: tokens, startedAt: startedAt)
     inFlight = refresh
     onEvent(.refreshStarted)
     let refresher = self.refresher
@@ -126,27 +144,38 @@ actor RefreshCoordinator {
 
   private func finish(_ refresh: Refresh, with result: Result<AuthTokens, NetworkError>, duration: Duration) {
     if inFlight === refresh { inFlight = nil }
-    // Tokens that changed meanwhile (a login, a logout) are newer than this refresh's answer.
-    let storeUnchanged = Self.sameCredentials(store.tokens, refresh.basis)
     switch result {
     case .success(let fresh):
-      if storeUnchanged {
+      // Tokens that changed meanwhile (a login, a logout) are newer than this refresh's answer.
+      if Self.sameCredentials(store.tokens, refresh.basis) {
         store.save(fresh)
         known = fresh
       }
       onEvent(.refreshSucceeded(duration: duration))
       refresh.waiters.finish(.success(fresh))
-    case .failure(let error):
+    case .failure(let error) where Self.endsSession(error):
       let failure = NetworkError.refreshFailed(reason: Self.reason(for: error))
       onEvent(.refreshFailed(failure, duration: duration))
-      if storeUnchanged, Self.endsSession(error) {
-        endedSession = (refresh.basis, failure)
-        store.clear()
-        known = nil
-        onSessionEnded(failure)
-      }
+      endSession(startedFrom: refresh.basis, with: failure)
       refresh.waiters.finish(.failure(failure))
+    case .failure(let error):
+      onEvent(.refreshFailed(error, duration: duration))
+      if let counted = recentRefreshes.firstIndex(of: refresh.startedAt) {
+        recentRefreshes.remove(at: counted)
+      }
+      refresh.waiters.finish(.failure(Self.transientFailure(error)))
     }
+  }
+
+  /// Clears the store, if it still holds `tokens`, and announces that the session ended. Tokens
+  /// that changed meanwhile (a login, a logout) belong to another session, which goes on.
+  private func endSession(startedFrom tokens: AuthTokens, with error: NetworkError) {
+    guard Self.sameCredentials(store.tokens, tokens) else { return }
+    endedSession = (tokens, error)
+    store.clear()
+    known = nil
+    recentRefreshes.removeAll()
+    onSessionEnded(error)
   }
 
   /// Whether two token pairs are the same credentials. Expiry dates are left out: a store that
@@ -163,6 +192,14 @@ actor RefreshCoordinator {
     case .unauthorized: true
     default: false
     }
+  }
+
+  /// What waiters are told when the refresh failed but the session stays. A refresher that
+  /// gave up on its own did not finish in time, as far as its waiters can tell; they were not
+  /// cancelled, so they must not read as cancelled.
+  private static func transientFailure(_ error: NetworkError) -> NetworkError {
+    if case .cancelled = error { return .timeout }
+    return error
   }
 
   private static func reason(for error: NetworkError) -> String {

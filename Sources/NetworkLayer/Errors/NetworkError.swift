@@ -32,11 +32,14 @@ public enum NetworkError: Error, Sendable, Hashable {
   /// The request needs credentials and there are none, or the server refused them again after a
   /// fresh token.
   case unauthorized
-  /// The session could not be renewed; the stored tokens have been cleared. `reason` describes
-  /// the refresh call's own failure.
+  /// The server rejected the refresh token, so the session has ended: the stored tokens have
+  /// been cleared. `reason` describes the refresh call's own failure. A refresh that fails for
+  /// any other reason (offline, a 5xx, its deadline) fails its waiters with that error instead,
+  /// and the session stays.
   case refreshFailed(reason: String)
   /// Tokens were refreshed more often than allowed in a short window: the server keeps rejecting
-  /// fresh tokens, and the client stops instead of looping.
+  /// fresh tokens, and the client stops instead of looping. The session has ended: the stored
+  /// tokens have been cleared.
   case excessiveRefresh
   /// The response body was larger than `limit` bytes (announced by `Content-Length` or counted
   /// while it arrived); the transfer was stopped there.

@@ -21,7 +21,10 @@ public enum NetworkEvent: Sendable {
   case refreshStarted
   /// A token refresh succeeded after `duration`.
   case refreshSucceeded(duration: Duration)
-  /// A token refresh failed after `duration`; the session has ended.
+  /// A token refresh failed after `duration`. The error is ``NetworkError/refreshFailed(reason:)``
+  /// when the server rejected the refresh token and the session has ended; otherwise it is the
+  /// refresh's own failure (``NetworkError/timeout`` at the refresh deadline, a transport error,
+  /// a status), and the session goes on.
   case refreshFailed(NetworkError, duration: Duration)
   /// A call failed for good after `duration` (all attempts included).
   case failed(RequestSummary, NetworkError, duration: Duration)

@@ -109,7 +109,10 @@ struct AuthSessionTests {
     }
   }
 
-  @Test("the refresh window stops a 401 loop with excessive refresh", arguments: SampleBackendKind.allCases)
+  @Test(
+    "the refresh window stops a 401 loop with excessive refresh, which ends the session",
+    arguments: SampleBackendKind.allCases
+  )
   func refreshWindowStopsLoop(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
       try await connection.configure(requireAuth: true)
@@ -120,6 +123,7 @@ struct AuthSessionTests {
         maximumRefreshes: 3,
         refreshWindow: .seconds(600)
       )
+      let sessionEvents = StreamRecorder(interceptor.sessionEvents)
       let client = connection.authenticatedClient(interceptor)
       // The server rejects every token for this path, fresh ones included.
       try await connection.inject(.init(path: "/todos/1", count: -1, status: 401))
@@ -129,11 +133,55 @@ struct AuthSessionTests {
         results.append(await client.outcome(ProtectedEndpoints.todo(1)))
       }
 
+      // The fourth gives up and ends the session, so the fifth finds no tokens to send.
       #expect(
         results.map(\.error) == [
-          .unauthorized, .unauthorized, .unauthorized, .excessiveRefresh, .excessiveRefresh,
+          .unauthorized, .unauthorized, .unauthorized, .excessiveRefresh, .unauthorized,
         ])
-      #expect(try await connection.counters().refreshes == 3)
+      #expect(store.tokens == nil)
+      #expect(await sessionEvents.waitForCount(1) == [.ended(reason: .excessiveRefresh)])
+      let counters = try await connection.counters()
+      #expect(counters.refreshes == 3)
+      #expect(
+        counters.paths["GET /todos/1"] == 7, "two tries for each of the first three, one for the fourth")
+    }
+  }
+
+  @Test(
+    "a refresh the server cannot answer keeps the session: its waiters get the status, the tokens stay, and the next request refreshes",
+    arguments: SampleBackendKind.allCases
+  )
+  func unansweredRefreshKeepsSession(kind: SampleBackendKind) async throws {
+    try await kind.with { connection in
+      try await connection.configure(requireAuth: true)
+      var expired = try await connection.login()
+      expired.expiresAt = Date(timeIntervalSinceNow: -60)
+      let store = InMemoryTokenStore(expired)
+      // One refresh in the window: a failed attempt that counted would make the second request
+      // fail with excessive refresh.
+      let interceptor = AuthInterceptor(
+        store: store, refresher: SampleAPIRefresher(connection: connection), maximumRefreshes: 1)
+      let sessionEvents = StreamRecorder(interceptor.sessionEvents)
+      let client = connection.authenticatedClient(interceptor)
+      try await connection.inject(.init(path: "/auth/refresh", count: 1, status: 503))
+
+      let waiting = await concurrently(10) { index in await client.outcome(ProtectedEndpoints.todo(index + 1))
+      }
+      let failures = Set(waiting.compactMap(\.error))
+      #expect(failures.count == 1 && waiting.allSatisfy { $0.error != nil }, "\(waiting)")
+      guard case .badStatus(503, _)? = failures.first else {
+        Issue.record("expected the refresh's own 503, got \(failures)")
+        return
+      }
+      #expect(store.tokens == expired, "the session's tokens are kept")
+
+      let next = await client.outcome(ProtectedEndpoints.todo(1))
+      #expect((try? next.get())?.id == 1, "\(next)")
+      #expect(store.tokens != expired)
+      let counters = try await connection.counters()
+      #expect(counters.refreshes == 2)
+      #expect(counters.paths["GET /todos/1"] == 1, "nothing was sent while the refresh failed")
+      #expect(sessionEvents.values.isEmpty, "the session never ended")
     }
   }
 }

@@ -1,0 +1,45 @@
+import AppComposition
+import DomainLayer
+import LayeredTestSupport
+import PresentationLayer
+import Testing
+
+/// A screen tells the user their session ended only when it has: a refresh the server cannot
+/// answer is a server problem, shown as one, and the user stays signed in.
+@MainActor
+@Suite("A failed token refresh, as a screen shows it", .timeLimit(.minutes(2)))
+struct FailedRefreshScreenTests {
+  @Test(
+    "a load whose token refresh the server cannot answer shows a server error, keeps the session, and the next refresh loads",
+    arguments: SampleBackendKind.allCases
+  )
+  func unansweredRefreshIsAServerError(kind: SampleBackendKind) async throws {
+    try await kind.with { connection in
+      let app = AppHarness(connection)
+      // A 5 s token counts as expired at once (the client refreshes 10 s early), so every load
+      // first needs a refresh, which the server fails with 503 until the faults are cleared.
+      try await connection.configure(tokenLifetime: 5)
+      await app.signIn()
+      try await connection.inject(.init(path: "/auth/refresh", count: -1, status: 503))
+      let screen = app.container.makeTodoListViewModel()
+      let events = StreamRecorder(screen.events)
+
+      await screen.sendAndWait(.refresh)
+
+      #expect(screen.state.phase == .loadFailed(message: DomainError.server(status: 503).message))
+      #expect(!screen.state.hasSessionEnded)
+      var sessions = app.container.session.sessionUpdates().makeAsyncIterator()
+      #expect(await sessions.next() == .signedIn)
+      var counters = try await connection.counters()
+      #expect(counters.refreshes >= 1)
+      #expect(counters.paths["GET /todos"] == nil, "no load is sent without a fresh token")
+
+      _ = try await connection.raw("DELETE", "/_control/faults")
+      await screen.sendAndWait(.refresh)
+      #expect(screen.state.phase == .loaded)
+      counters = try await connection.counters()
+      #expect(counters.paths["GET /todos"] == 1)
+      #expect(events.values.isEmpty, "no trip to the sign-in screen")
+    }
+  }
+}
