@@ -1,4 +1,5 @@
 import AppComposition
+import DataLayer
 import DomainLayer
 import Foundation
 import LayeredTestSupport
@@ -66,6 +67,30 @@ struct ContainerSeamTests {
     let inMemory = AppContainer(configuration: AppConfiguration(baseURL: baseURL, session: session))
     #expect(inMemory.storageFile(named: "comments.json") == nil)
     #expect(inMemory.configuration.storage.isInMemory)
+  }
+
+  @Test("a store built on a feature's file writes that file, on disk, in the container's directory")
+  func storageFileIsWhereAStoreWrites() async throws {
+    let manager = FileManager.default
+    let directory = manager.temporaryDirectory.appendingPathComponent(
+      "ContainerSeamTests-\(UUID().uuidString)", isDirectory: true)
+    try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? manager.removeItem(at: directory) }
+    let container = AppContainer(
+      configuration: AppConfiguration(
+        baseURL: directory, session: URLSession(configuration: .ephemeral), storage: .directory(directory)))
+    let file = try #require(container.storageFile(named: "comments.json"))
+
+    let store = FileTodoCache(fileURL: file)
+    store.save([try Todo(id: 1, userID: 1, title: "kept on disk", isCompleted: false)])
+    await store.flush()
+
+    // Found by listing the directory the container was configured with, not through the URL.
+    let listed = try manager.contentsOfDirectory(atPath: directory.path(percentEncoded: false))
+    #expect(listed.contains("comments.json"))
+    let bytes = try #require(
+      manager.contents(atPath: directory.path(percentEncoded: false) + "/comments.json"))
+    #expect(String(decoding: bytes, as: UTF8.self).contains("kept on disk"))
   }
 }
 

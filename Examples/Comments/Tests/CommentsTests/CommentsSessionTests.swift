@@ -21,9 +21,10 @@ struct CommentsSessionTests {
 
     let comments = container.makeCommentsViewModel(todoID: 7)
     await comments.sendAndWait(.appeared)
-    // Signed out: the server refused, and nothing was shown.
+    // Signed out: the load fails in the client, which has no token to send, and nothing is shown.
     #expect(comments.state.message != nil)
     #expect(comments.state.comments.isEmpty)
+    #expect(try await server.counters().requests == 0, "the signed-out load never reached the server")
 
     let login = container.makeLoginViewModel()
     login.send(.usernameChanged("demo"))
@@ -40,7 +41,7 @@ struct CommentsSessionTests {
     #expect(counters.logins == 1)
     #expect(counters.refreshes == 0)
     #expect(counters.paths["POST /todos/7/comments"] == 1)
-    // The signed-out load never left the client: it had no token to send.
+    // Only the signed-in load: the signed-out one never left the client.
     #expect(counters.paths["GET /todos/7/comments"] == 1)
   }
 }
