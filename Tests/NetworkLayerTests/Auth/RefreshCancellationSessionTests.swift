@@ -41,9 +41,9 @@ struct RefreshCancellationSessionTests {
       #expect(waiting == 100, "only \(waiting) of 100 calls were waiting for the refresh when cancelled")
       #expect(
         results.allSatisfy { $0 == .failure(.cancelled) }, "\(results.filter { $0 != .failure(.cancelled) })")
-      // The issue asks for 50 ms; the bound is one a loaded machine cannot break, far below the
-      // refresh the calls would otherwise wait for.
-      #expect(took < .seconds(2), "100 calls ended \(took) after their cancel")
+      // The issue asks for 50 ms, and they take 2-40 ms; the bound is one a loaded machine cannot
+      // break, half the refresh the calls would otherwise wait for.
+      #expect(took < .seconds(3), "100 calls ended \(took) after their cancel")
       // They ended while the refresh was still running: none of them waited for it.
       #expect(
         store.tokens?.accessToken == tokens.accessToken,

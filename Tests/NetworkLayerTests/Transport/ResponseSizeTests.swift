@@ -137,14 +137,18 @@ struct ResponseFloodTests {
       let late = ContinuousClock.now - started - deadline
       let log = try await connection.probeLog { !$0.floods.isEmpty }
       let sent = log.floods.first?.bytesSent ?? 0
+      let connected = log.floods.first?.seconds ?? 0
       print(
-        "flood with no reachable limit\(ResidentMemory.isSanitized ? " (TSan)" : ""): \(result) \(late) after the \(deadline) deadline, peak RSS growth \(growth / 1024) KiB (the body is buffered up to the deadline), server sent \(sent / 1024) KiB"
+        "flood with no reachable limit\(ResidentMemory.isSanitized ? " (TSan)" : ""): \(result) \(late) after the \(deadline) deadline, peak RSS growth \(growth / 1024) KiB (the body is buffered up to the deadline); the server sent \(sent / 1024) KiB in \(connected) s before the client left"
       )
       #expect(result == .failure(.timeout))
       // Before the deadline race stopped waiting for the transport to unwind, an unthrottled body
-      // held a call with a 2 s deadline for up to 13 s. The bound is generous for a machine the
-      // flood itself saturates, ThreadSanitizer included.
-      #expect(late < .seconds(2), "the \(deadline) deadline ended the call \(late) after it passed")
+      // held a call with a 2 s deadline for up to 13 s. Measured: 17-44 ms; under
+      // ThreadSanitizer, with the whole suite running, up to 1.8 s, the flood itself saturating
+      // both cores and slowing every callback several times over.
+      #expect(
+        late < (ResidentMemory.isSanitized ? .seconds(5) : .seconds(2)),
+        "the \(deadline) deadline ended the call \(late) after it passed")
     }
   }
 }
