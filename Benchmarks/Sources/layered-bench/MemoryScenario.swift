@@ -8,7 +8,9 @@ import PresentationLayer
 ///
 /// 1. RSS growth over 100,000 requests after a 5,000-request warm-up, raw URLSession +
 ///    JSONDecoder against the Layered client, each in a fresh child process so that neither
-///    inherits the other's heap.
+///    inherits the other's heap: once with one request in flight, once with 64 (the figure the
+///    client promises to keep within 5 MiB of raw URLSession's own growth: a finished call must
+///    retain nothing until its deadline passes).
 /// 2. 10,000 view models released while their request hangs: how many are still alive a moment
 ///    later (weak references), and how many of their requests are still open at the server.
 struct MemoryScenario: BenchmarkScenario {
@@ -16,28 +18,30 @@ struct MemoryScenario: BenchmarkScenario {
   static let childFlag = "--memory-child"
   static let warmUp = 5_000
   static let measured = 100_000
+  /// The requests in flight at once of the second comparison.
+  static let wide = 64
 
   @MainActor
   func run() async {
     print("memory: RSS growth over \(Self.measured) requests after \(Self.warmUp) warm-up, one process each")
-    var growth: [String: Int] = [:]
-    for variant in ["raw", "layered"] {
-      growth[variant] = Self.runChild(variant)
+    for width in [1, Self.wide] {
+      let raw = Self.runChild("raw", width: width)
+      let layered = Self.runChild("layered", width: width)
+      print("  \(width) in flight:")
+      print("    raw URLSession + JSONDecoder: +\(mebibytes(raw)) MiB")
+      print(
+        "    Layered URLSessionHTTPClient: +\(mebibytes(layered)) MiB  (Layered − raw: \(mebibytes(layered - raw)) MiB)"
+      )
     }
-    let raw = growth["raw"] ?? 0
-    let layered = growth["layered"] ?? 0
-    print("  raw URLSession + JSONDecoder: +\(mebibytes(raw)) MiB")
-    print(
-      "  Layered URLSessionHTTPClient: +\(mebibytes(layered)) MiB  (Layered − raw: \(mebibytes(layered - raw)) MiB)"
-    )
     await releasedViewModels()
   }
 
-  /// Runs this executable again as a child measuring one variant; returns its RSS growth.
-  private static func runChild(_ variant: String) -> Int {
+  /// Runs this executable again as a child measuring one variant with `width` requests in
+  /// flight; returns its RSS growth.
+  private static func runChild(_ variant: String, width: Int) -> Int {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = [childFlag, variant]
+    process.arguments = [childFlag, variant, String(width)]
     let pipe = Pipe()
     process.standardOutput = pipe
     do { try process.run() } catch { fatalError("could not start the memory child: \(error)") }
@@ -51,24 +55,39 @@ struct MemoryScenario: BenchmarkScenario {
     return bytes
   }
 
-  /// The child's work: prints `growth <bytes>`.
-  static func child(_ variant: String) async {
+  /// The child's work, `width` requests in flight at once: prints `growth <bytes>`.
+  static func child(_ variant: String, width: Int) async {
     let session = FixtureURLProtocol.makeSession()
     let raw = RawFetch<ArticleDTO>(
       session: session, url: FixtureURLProtocol.baseURL.appending(path: "articles/today"))
     let client = URLSessionHTTPClient(baseURL: FixtureURLProtocol.baseURL, session: session)
     let endpoint = Endpoint<ArticleDTO>(path: ["articles", "today"])
-    let request: () async -> Void =
-      variant == "raw"
-      ? { _ = await raw() }
-      : {
+    let request: @Sendable () async -> Void
+    if variant == "raw" {
+      request = { _ = await raw() }
+    } else {
+      request = {
         do { _ = try await client.send(endpoint) } catch { fatalError("Layered request failed: \(error)") }
       }
-    for _ in 0..<warmUp { await request() }
+    }
+    await send(warmUp, width: width, request)
     let before = ResourceUsage.residentBytes()
-    for _ in 0..<measured { await request() }
+    await send(measured, width: width, request)
     let after = ResourceUsage.residentBytes()
     print("growth \(after - before)")
+  }
+
+  /// Sends `count` requests, `width` at a time: each of `width` workers sends its share in turn.
+  private static func send(_ count: Int, width: Int, _ request: @escaping @Sendable () async -> Void) async {
+    await withTaskGroup(of: Void.self) { group in
+      for worker in 0..<width {
+        // The first `count % width` workers send one request more.
+        let share = count / width + (worker < count % width ? 1 : 0)
+        group.addTask {
+          for _ in 0..<share { await request() }
+        }
+      }
+    }
   }
 
   /// 10,000 view models start a request that never answers and are released at once.

@@ -10,8 +10,8 @@ let scenarios: [any BenchmarkScenario] = [
 
 @MainActor
 func runScenarios(_ arguments: [String]) async {
-  if arguments.first == MemoryScenario.childFlag, arguments.count == 2 {
-    await MemoryScenario.child(arguments[1])
+  if arguments.first == MemoryScenario.childFlag, arguments.count == 3, let width = Int(arguments[2]) {
+    await MemoryScenario.child(arguments[1], width: width)
   } else if arguments.contains("--help") || arguments.contains("-h") {
     print("usage: layered-bench [scenario…]\nscenarios: \(scenarios.map(\.name).joined(separator: ", "))")
   } else {

@@ -13,8 +13,11 @@ public struct Endpoint<Response: Sendable>: Sendable {
   /// The request method.
   public var method: HTTPMethod
   /// Path segments below the client's base URL. Each element is one segment and is
-  /// percent-encoded as such, so a value like `"a/b"`, `"../admin"` or `".."` reaches the server
-  /// as exactly that one segment and cannot change the route.
+  /// percent-encoded as such, so the request line carries exactly the intended segments: a value
+  /// like `"a/b"`, `"../admin"` or `".."` goes out as that one segment (`a%2Fb`, `..%2Fadmin`,
+  /// `%2E%2E`), which RFC 3986 treats as data, not as a separator or a dot-segment. A server that
+  /// decodes the path before routing may still act on it: nginx, for one, serves
+  /// `/v1/users/%2E%2E/secret` as `/v1/secret`. Validate a segment taken from user input.
   public var path: [String]
   /// Query items, percent-encoded when the request is built.
   public var query: [URLQueryItem]

@@ -9,9 +9,12 @@ public import Foundation
 /// Guarantees:
 /// - the base URL's own path is kept: `https://host/v1` + `["todos"]` is `https://host/v1/todos`,
 ///   with exactly one slash between parts whatever trailing slashes the base has;
-/// - every path element reaches the server as exactly one segment with exactly that value:
-///   `"a/b"`, `"?x"`, and the dot segments `"."` and `".."` (sent as `%2E` and `%2E%2E`, which
-///   Foundation does not resolve) cannot change the route;
+/// - every path element goes out in the request line as exactly one percent-encoded segment with
+///   exactly that value: `"a/b"`, `"?x"`, and the dot segments `"."` and `".."` (sent as `%2E`
+///   and `%2E%2E`, which Foundation does not resolve and RFC 3986 treats as data) add no segment
+///   and remove none. A server that decodes the path before routing may still merge them (nginx
+///   serves `/v1/users/%2E%2E/secret` as `/v1/secret`), so validate a segment taken from user
+///   input;
 /// - query names and values are encoded so that `+ & = # ? %`, spaces and non-ASCII text
 ///   reach the server exactly as given;
 /// - the method is an RFC 9110 token, every header name is a token, and no header value (the

@@ -1,7 +1,12 @@
 import Foundation
+import LayeredSupport
 import LayeredTestSupport
 import NetworkLayer
 import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 /// Calls that end while they wait for a slow refresh send nothing, counted at the server: the
 /// embedded sample API and the Python server over loopback.
@@ -15,11 +20,15 @@ struct RefreshCancellationSessionTests {
   )
   func cancelledWhileWaiting(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
-      let (client, store, tokens) = try await Self.sessionWithSlowRefresh(connection)
+      let (client, store, tokens, auth) = try await Self.sessionWithSlowRefresh(connection)
       let calls = (0..<100).map { index in
         Task { await client.outcome(Self.createTodo(index)) }
       }
       try await Self.waitForRefresh(at: connection)
+      // Every call is inside the auth interceptor, where the only wait is for the refresh the
+      // server is holding, before any is cancelled.
+      try await Timing.poll { auth.entered == 100 }
+      let waiting = auth.entered
 
       let (results, took) = await Timing.elapsed {
         for call in calls { call.cancel() }
@@ -28,8 +37,13 @@ struct RefreshCancellationSessionTests {
         return results
       }
 
+      print("cancelledWhileWaiting(\(kind)): \(waiting) waiting calls all ended \(took) after their cancel")
+      #expect(waiting == 100, "only \(waiting) of 100 calls were waiting for the refresh when cancelled")
       #expect(
         results.allSatisfy { $0 == .failure(.cancelled) }, "\(results.filter { $0 != .failure(.cancelled) })")
+      // The issue asks for 50 ms, and they take 2-40 ms; the bound is one a loaded machine cannot
+      // break, half the refresh the calls would otherwise wait for.
+      #expect(took < .seconds(3), "100 calls ended \(took) after their cancel")
       // They ended while the refresh was still running: none of them waited for it.
       #expect(
         store.tokens?.accessToken == tokens.accessToken,
@@ -44,7 +58,7 @@ struct RefreshCancellationSessionTests {
   )
   func deadlinePassesWhileWaiting(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
-      let (client, store, tokens) = try await Self.sessionWithSlowRefresh(connection)
+      let (client, store, tokens, _) = try await Self.sessionWithSlowRefresh(connection)
       // A call without a short deadline starts the refresh, so the 100 below surely wait for one
       // however slowly a loaded machine schedules them; it is cancelled before the refresh ends.
       let trigger = Task { await client.outcome(Self.createTodo(100)) }
@@ -57,6 +71,7 @@ struct RefreshCancellationSessionTests {
       }
       trigger.cancel()
       #expect(await trigger.value == .failure(.cancelled))
+      print("deadlinePassesWhileWaiting(\(kind)): 100 calls with a 500 ms deadline all ended after \(took)")
 
       #expect(
         results.allSatisfy { $0 == .failure(.timeout) }, "\(results.filter { $0 != .failure(.timeout) })")
@@ -79,17 +94,21 @@ struct RefreshCancellationSessionTests {
   }
 
   /// A signed-in client whose token the client knows to be expired, so every call first waits for
-  /// a refresh, which the server answers only after `refreshDelay`.
+  /// a refresh, which the server answers only after `refreshDelay`; and the count of calls that
+  /// entered its auth interceptor.
   private static func sessionWithSlowRefresh(
     _ connection: SampleBackendConnection
-  ) async throws -> (URLSessionHTTPClient, InMemoryTokenStore, AuthTokens) {
+  ) async throws -> (URLSessionHTTPClient, InMemoryTokenStore, AuthTokens, EntryCounter) {
     try await connection.configure(requireAuth: true)
     var tokens = try await connection.login()
     tokens.expiresAt = Date(timeIntervalSinceNow: -60)
     try await connection.inject(.init(path: "/auth/refresh", delay: refreshDelay))
     let store = InMemoryTokenStore(tokens)
-    let interceptor = AuthInterceptor(store: store, refresher: SampleAPIRefresher(connection: connection))
-    return (connection.authenticatedClient(interceptor), store, tokens)
+    let auth = EntryCounter(
+      AuthInterceptor(store: store, refresher: SampleAPIRefresher(connection: connection)))
+    let client = URLSessionHTTPClient(
+      baseURL: connection.baseURL, session: connection.session, interceptors: [auth])
+    return (client, store, tokens, auth)
   }
 
   private static func waitForRefresh(at connection: SampleBackendConnection) async throws {
@@ -110,5 +129,26 @@ struct RefreshCancellationSessionTests {
     let counters = try await connection.counters()
     #expect(counters.paths["POST /todos"] == nil, "\(counters.paths)")
     #expect(counters.refreshes == 1)
+  }
+}
+
+/// Counts the calls that entered the interceptor it wraps, which otherwise acts unchanged.
+private final class EntryCounter: RequestInterceptor {
+  private let wrapped: any RequestInterceptor
+  private let count = Locked(0)
+
+  init(_ wrapped: any RequestInterceptor) {
+    self.wrapped = wrapped
+  }
+
+  var entered: Int { count.withLock { $0 } }
+
+  func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
+    count.withLock { $0 += 1 }
+    return try await wrapped.adapt(request, context: context)
+  }
+
+  func retry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {
+    await wrapped.retry(after: failure, context: context)
   }
 }

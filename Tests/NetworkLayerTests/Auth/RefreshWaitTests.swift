@@ -20,12 +20,18 @@ struct RefreshWaitTests {
     let store = InMemoryTokenStore(.knownExpired)
     let client = server.client([AuthInterceptor(store: store, refresher: refresher)])
 
+    let deadline = Duration.milliseconds(300)
     let (result, took) = await Timing.elapsed {
-      await client.outcome(RecordingServer.endpoint(deadline: .milliseconds(300)))
+      await client.outcome(RecordingServer.endpoint(deadline: deadline))
     }
 
+    let late = took - deadline
+    print("deadlineEndsTheWait: the call ended \(late) after its \(deadline) deadline")
     #expect(result == .failure(.timeout))
-    #expect(took < .seconds(20), "the refresh never ends, yet the call ended after \(took)")
+    // The issue asks for 50 ms, and alone it takes 1-2 ms; under ThreadSanitizer, next to a
+    // flood test saturating both cores, it took up to 1.3 s. The bound is one such a machine
+    // cannot break, while a wait the deadline does not reach would hang until the test's limit.
+    #expect(late < .seconds(5), "the refresh never ends, and the call ended \(late) after its deadline")
     // The refresh goes on without the call, stores its result, and the call's request never leaves.
     refresher.release()
     try await Timing.poll { store.tokens?.accessToken == "at-fresh-1" }
@@ -50,8 +56,10 @@ struct RefreshWaitTests {
       return await call.value
     }
 
+    print("cancellationEndsTheWait: the call ended \(took) after its caller cancelled it")
     #expect(result == .failure(.cancelled))
-    #expect(took < .seconds(20), "the refresh never ends, yet the call ended \(took) after its cancellation")
+    // The issue asks for 50 ms; see deadlineEndsTheWait for the bound.
+    #expect(took < .seconds(5), "the refresh never ends, and the call ended \(took) after its cancellation")
     refresher.release()
     try await Task.sleep(for: .milliseconds(100))
     #expect(server.received.withLock { $0 }.isEmpty)

@@ -52,7 +52,7 @@ struct TransportCancellationTests {
     #expect(arrivals.withLock { $0 } == 0, "no cancelled request reached the server")
   }
 
-  @Test("a challenge or size limit the transport acts on never reads as the caller's cancellation")
+  @Test("a size limit the transport acts on never reads as the caller's cancellation")
   func transportStopsAreNotCancellations() async throws {
     let big = Data(repeating: UInt8(ascii: " "), count: 4_096)
     let mount = InProcessURLProtocol.mount(
@@ -66,6 +66,37 @@ struct TransportCancellationTests {
       #expect(
         await client.outcome(Endpoint<[TestTodo]>(path: ["todos"]))
           == .failure(.responseTooLarge(limit: 1_024)))
+    }
+  }
+}
+
+/// The other stop the transport makes itself: an authentication challenge it cancels, which only
+/// a real socket raises (swift-corelibs-foundation asks no challenge of a custom URLProtocol).
+@Suite(
+  "Transport cancellation, over loopback",
+  .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason),
+  .timeLimit(.minutes(2))
+)
+struct TransportCancellationLoopbackTests {
+  @Test("a challenge the transport cancels surfaces as bad status 401, never as the caller's cancellation")
+  func cancelledChallengeIsNotACancellation() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.configure(requireAuth: false)
+      let rounds = 20
+      try await connection.challenge("/todos/1", scheme: #"Basic realm="api""#, count: rounds)
+      // A deadline far beyond "at once": a 401 the transport failed to deliver would time out.
+      let client = URLSessionHTTPClient(
+        baseURL: server.baseURL, session: connection.session, defaultDeadline: .seconds(30))
+
+      for _ in 0..<rounds {
+        // The transport cancels the task as it delivers the 401; Foundation then reports
+        // `URLError(.cancelled)`, which must not replace the 401.
+        #expect(
+          await client.outcome(Endpoint<TestTodo>(path: ["todos", "1"]))
+            == .failure(.badStatus(code: 401, bodyExcerpt: #"{"error":"authentication required"}"#)))
+      }
+      #expect(try await connection.probeLog().challenged == rounds, "every 401 came from the challenge")
     }
   }
 }
