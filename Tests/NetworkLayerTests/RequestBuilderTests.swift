@@ -27,7 +27,7 @@ struct RequestBuilderTests {
   }
 
   @Test(
-    "a path value is one segment, so it cannot change the route",
+    "a path value is encoded as exactly one segment, whatever it holds",
     arguments: [
       ("../admin", "https://h.example/v1/todos/..%2Fadmin"),
       ("a/b", "https://h.example/v1/todos/a%2Fb"),

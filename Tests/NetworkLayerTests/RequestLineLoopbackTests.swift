@@ -9,7 +9,7 @@ import Testing
 
 /// What the server receives: the request line and headers as they arrived on the socket.
 @Suite(
-  "Values cannot change the route or the request line",
+  "Values reach the request line as data",
   .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason)
 )
 struct RequestLineLoopbackTests {
