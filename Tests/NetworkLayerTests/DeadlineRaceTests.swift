@@ -12,23 +12,32 @@ import Testing
 /// is slow to notice it was cancelled, and a request adapted after that point is never sent.
 @Suite("Deadlines against work that ignores cancellation", .timeLimit(.minutes(1)))
 struct DeadlineRaceTests {
-  /// An interceptor whose adapt takes `delay` whatever happens, as a slow, uncancellable wait.
-  ///
-  /// The tests use 3 s: a call that waited for it would end 15 times later than its 0.2 s
-  /// deadline, a margin no load on a shared machine closes, and the suite, which must wait for
-  /// the interceptor before it can show that nothing was sent, does not sit idle for 10 s.
+  /// An interceptor whose adapt ignores cancellation and returns only when the test opens it,
+  /// after checking that the call already ended. A call that waited for it would hang until the
+  /// gate's fallback (20 s) opens it, and then fail the check: no timing on a loaded machine can
+  /// make these tests pass or fail wrongly, and no test sleeps while it waits.
   private final class DeafInterceptor: RequestInterceptor {
-    let delay: Double
+    private let gate = Locked<(isOpen: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
+    let entered = Locked(false)
     let finished = Locked(false)
 
-    init(delay: Double) {
-      self.delay = delay
+    /// Lets the adapt return.
+    func open() {
+      gate.withLock { gate in
+        gate.isOpen = true
+        defer { gate.waiting = nil }
+        return gate.waiting
+      }?.resume()
     }
 
     func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
-      let delay = self.delay
+      entered.withLock { $0 = true }
       await withCheckedContinuation { continuation in
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { continuation.resume() }
+        let isOpen = gate.withLock { gate in
+          if !gate.isOpen { gate.waiting = continuation }
+          return gate.isOpen
+        }
+        if isOpen { continuation.resume() }
       }
       finished.withLock { $0 = true }
       return request
@@ -43,7 +52,12 @@ struct DeadlineRaceTests {
   func deadlineDoesNotWaitForCancelledWork() async throws {
     let server = RecordingServer()
     defer { server.mount.unmount() }
-    let interceptor = DeafInterceptor(delay: 3)
+    let interceptor = DeafInterceptor()
+    let fallback = Task {
+      try await Task.sleep(for: .seconds(20))
+      interceptor.open()
+    }
+    defer { fallback.cancel() }
     let client = server.client([interceptor])
 
     let (result, took) = await Timing.elapsed {
@@ -54,7 +68,10 @@ struct DeadlineRaceTests {
     let interceptorWasStillBusy = !interceptor.finished.withLock { $0 }
     #expect(result == .failure(.timeout))
     #expect(interceptorWasStillBusy, "the deadline waited for the interceptor: \(took)")
-    try await Timing.poll(atMost: .seconds(30)) { interceptor.finished.withLock { $0 } }
+    interceptor.open()
+    if interceptor.entered.withLock({ $0 }) {
+      try await Timing.poll(atMost: .seconds(30)) { interceptor.finished.withLock { $0 } }
+    }
     try await Task.sleep(for: .milliseconds(100))
     #expect(server.received.withLock { $0 }.isEmpty, "a request adapted after the deadline was sent")
   }
@@ -64,10 +81,15 @@ struct DeadlineRaceTests {
   func cancellationDoesNotWaitForCancelledWork() async throws {
     let server = RecordingServer()
     defer { server.mount.unmount() }
-    let interceptor = DeafInterceptor(delay: 3)
+    let interceptor = DeafInterceptor()
+    let fallback = Task {
+      try await Task.sleep(for: .seconds(20))
+      interceptor.open()
+    }
+    defer { fallback.cancel() }
     let client = server.client([interceptor])
     let call = Task { await client.outcome(Endpoint<TestTodo>(path: ["todos"])) }
-    try await Task.sleep(for: .milliseconds(100))
+    try await Timing.poll { interceptor.entered.withLock { $0 } }
 
     let (result, took) = await Timing.elapsed {
       call.cancel()
@@ -77,7 +99,10 @@ struct DeadlineRaceTests {
     let interceptorWasStillBusy = !interceptor.finished.withLock { $0 }
     #expect(result == .failure(.cancelled))
     #expect(interceptorWasStillBusy, "the cancellation waited for the interceptor: \(took)")
-    try await Timing.poll(atMost: .seconds(30)) { interceptor.finished.withLock { $0 } }
+    interceptor.open()
+    if interceptor.entered.withLock({ $0 }) {
+      try await Timing.poll(atMost: .seconds(30)) { interceptor.finished.withLock { $0 } }
+    }
     try await Task.sleep(for: .milliseconds(100))
     #expect(server.received.withLock { $0 }.isEmpty, "a request adapted after the cancellation was sent")
   }
