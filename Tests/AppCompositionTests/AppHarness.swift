@@ -25,6 +25,14 @@ struct AppHarness {
     return login
   }
 
+  /// Signs in with a token that counts as expired at once (it lives 5 s, and the client
+  /// refreshes 10 s early), so every authenticated request first waits for a refresh.
+  @MainActor
+  func signInNeedingRefresh() async throws {
+    try await connection.configure(tokenLifetime: 5)
+    await signIn()
+  }
+
   /// Waits until the server has counted a request for `key` (`"GET /todos"`).
   func waitForRequest(_ key: String) async throws {
     while try await connection.counters().paths[key] == nil {

@@ -14,10 +14,8 @@ struct ClosedScreenRefreshTests {
   func closedScreenSendsNoPost(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
       let app = AppHarness(connection)
-      // A 5 s token counts as expired at once (the client refreshes 10 s early), so the create
-      // first waits for a refresh, which the server holds for 2 s.
-      try await connection.configure(tokenLifetime: 5)
-      await app.signIn()
+      // The create first waits for a refresh, which the server holds for 2 s.
+      try await app.signInNeedingRefresh()
       try await connection.inject(.init(path: "/auth/refresh", delay: 2))
       var screen: TodoListViewModel? = app.container.makeTodoListViewModel()
       screen?.send(.newTitleChanged("written while the session renews"))

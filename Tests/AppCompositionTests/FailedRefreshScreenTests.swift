@@ -16,10 +16,9 @@ struct FailedRefreshScreenTests {
   func unansweredRefreshIsAServerError(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
       let app = AppHarness(connection)
-      // A 5 s token counts as expired at once (the client refreshes 10 s early), so every load
-      // first needs a refresh, which the server fails with 503 until the faults are cleared.
-      try await connection.configure(tokenLifetime: 5)
-      await app.signIn()
+      // Every load first needs a refresh, which the server fails with 503 until the faults are
+      // cleared.
+      try await app.signInNeedingRefresh()
       try await connection.inject(.init(path: "/auth/refresh", count: -1, status: 503))
       let screen = app.container.makeTodoListViewModel()
       let events = StreamRecorder(screen.events)
