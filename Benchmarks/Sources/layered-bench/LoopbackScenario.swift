@@ -32,10 +32,10 @@ struct LoopbackScenario: BenchmarkScenario {
         rounds: 9,
         variants: [
           .init(name: "raw URLSession + JSONDecoder") { count in
-            await Self.fanOut(count, inFlight) { _ = await raw() }
+            await fanOut(count, inFlight: inFlight) { _ = await raw() }
           },
           .init(name: "Layered URLSessionHTTPClient") { count in
-            await Self.fanOut(count, inFlight) {
+            await fanOut(count, inFlight: inFlight) {
               do { _ = try await client.send(endpoint) } catch {
                 fatalError("Layered request failed: \(error)")
               }
@@ -47,20 +47,6 @@ struct LoopbackScenario: BenchmarkScenario {
         let layered = medians["Layered URLSessionHTTPClient"]
       {
         print("  throughput Layered / raw: \(ratio(rawTime, layered))")
-      }
-    }
-  }
-
-  /// Runs `count` requests with `inFlight` of them at a time.
-  private static func fanOut(_ count: Int, _ inFlight: Int, _ request: @escaping @Sendable () async -> Void)
-    async
-  {
-    await withTaskGroup(of: Void.self) { group in
-      for worker in 0..<inFlight {
-        let share = count / inFlight + (worker < count % inFlight ? 1 : 0)
-        group.addTask {
-          for _ in 0..<share { await request() }
-        }
       }
     }
   }

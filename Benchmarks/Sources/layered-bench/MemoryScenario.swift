@@ -70,24 +70,11 @@ struct MemoryScenario: BenchmarkScenario {
         do { _ = try await client.send(endpoint) } catch { fatalError("Layered request failed: \(error)") }
       }
     }
-    await send(warmUp, width: width, request)
+    await fanOut(warmUp, inFlight: width, request)
     let before = ResourceUsage.residentBytes()
-    await send(measured, width: width, request)
+    await fanOut(measured, inFlight: width, request)
     let after = ResourceUsage.residentBytes()
     print("growth \(after - before)")
-  }
-
-  /// Sends `count` requests, `width` at a time: each of `width` workers sends its share in turn.
-  private static func send(_ count: Int, width: Int, _ request: @escaping @Sendable () async -> Void) async {
-    await withTaskGroup(of: Void.self) { group in
-      for worker in 0..<width {
-        // The first `count % width` workers send one request more.
-        let share = count / width + (worker < count % width ? 1 : 0)
-        group.addTask {
-          for _ in 0..<share { await request() }
-        }
-      }
-    }
   }
 
   /// 10,000 view models start a request that never answers and are released at once.
