@@ -91,37 +91,38 @@ struct FakeCreateTodo: CreateTodoUseCase {
 
 struct FakeObserveSession: ObserveSessionUseCase {
   let broadcaster = StateBroadcaster(Session.signedIn)
-  /// The session each observer was last handed, and how many times an observer handed
-  /// `.expired` has asked for the next one, which it does only once it has reacted.
-  private let handed = Locked((last: Session?.none, askedAfterExpiry: 0))
+  /// How many times an observer handed `.expired` has asked for the next session, which it does
+  /// only once it has reacted.
+  private let askedAfterExpiry = Locked(0)
 
   func callAsFunction() -> AsyncStream<Session> {
-    let (source, handed) = (SessionSource(broadcaster.values()), self.handed)
-    return AsyncStream {
-      handed.withLock { if $0.last == .expired { $0.askedAfterExpiry += 1 } }
-      let session = await source.next()
-      handed.withLock { $0.last = session }
-      return session
-    }
+    let source = SessionSource(broadcaster.values(), askedAfterExpiry: askedAfterExpiry)
+    return AsyncStream { await source.next() }
   }
 
   /// Returns once an observer has finished reacting to an expired session.
   func waitUntilExpiryHandled() async {
-    while handed.withLock({ $0.askedAfterExpiry }) == 0 { try? await Task.sleep(for: .milliseconds(1)) }
+    while askedAfterExpiry.withLock({ $0 }) == 0 { try? await Task.sleep(for: .milliseconds(1)) }
   }
 }
 
-/// Hands out one observer's sessions in turn.
+/// Hands out one observer's sessions in turn, and counts its asking again after `.expired`.
 private actor SessionSource {
   private var sessions: AsyncStream<Session>.Iterator
+  private var last: Session?
+  private let askedAfterExpiry: Locked<Int>
 
-  init(_ stream: AsyncStream<Session>) { sessions = stream.makeAsyncIterator() }
+  init(_ stream: AsyncStream<Session>, askedAfterExpiry: Locked<Int>) {
+    sessions = stream.makeAsyncIterator()
+    self.askedAfterExpiry = askedAfterExpiry
+  }
 
   func next() async -> Session? {
+    if last == .expired { askedAfterExpiry.withLock { $0 += 1 } }
     var iterator = sessions
-    let session = await iterator.next(isolation: self)
+    last = await iterator.next(isolation: self)
     sessions = iterator
-    return session
+    return last
   }
 }
 
