@@ -165,7 +165,8 @@ struct AuthSessionTests {
       let client = connection.authenticatedClient(interceptor)
       try await connection.inject(.init(path: "/auth/refresh", count: 1, status: 503))
 
-      let waiting = await concurrently(10) { index in await client.outcome(ProtectedEndpoints.todo(index + 1))
+      let waiting = await concurrently(10) { index in
+        await client.outcome(ProtectedEndpoints.todo(index + 1))
       }
       let failures = Set(waiting.compactMap(\.error))
       #expect(failures.count == 1 && waiting.allSatisfy { $0.error != nil }, "\(waiting)")
