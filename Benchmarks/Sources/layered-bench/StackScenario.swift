@@ -57,6 +57,19 @@ struct StackScenario: BenchmarkScenario {
             }
           }
         },
+        // The floor of any view model whose work runs in a task it owns: the same client call in
+        // a task of its own, its result awaited by the main actor. Resuming a task that waits on
+        // the main actor goes through the global executor first, so this costs a thread hand-off
+        // more than the variant above, whatever the view model does.
+        .init(name: "Layered client in a task of its own → state") { count in
+          for _ in 0..<count {
+            screen.article = await Task.detached(priority: Task.currentPriority) {
+              do { return try await client.send(endpoint).toDomain() } catch {
+                fatalError("Layered request failed: \(error)")
+              }
+            }.value
+          }
+        },
         .init(name: "Layered view model → state") { count in
           await loads(count, through: viewModel)
         },
