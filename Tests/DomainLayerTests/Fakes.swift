@@ -35,8 +35,8 @@ final class FakeTodoRepository: TodoRepository {
   }
 }
 
-func collect<Value>(_ stream: AsyncStream<Value>) async -> [Value] {
-  var values: [Value] = []
+func collect<Stream: AsyncSequence<Stream.Element, Never>>(_ stream: Stream) async -> [Stream.Element] {
+  var values: [Stream.Element] = []
   for await value in stream { values.append(value) }
   return values
 }

@@ -58,6 +58,30 @@ struct OutcomeStreamTests {
     #expect(sawCancellation == true)
   }
 
+  @Test("when the consumer of a stream of several outcomes stops listening, its body is cancelled")
+  func consumerLeavingCancelsBody() async {
+    let started = AsyncStream.makeStream(of: Void.self)
+    let cancelled = AsyncStream.makeStream(of: Bool.self)
+    let stream = OutcomeStream<Int>.outcomes { sink in
+      sink.yield(1)
+      started.continuation.yield()
+      try? await Task.sleep(for: .seconds(600))
+      cancelled.continuation.yield(Task.isCancelled)
+    }
+    let consumer = Task {
+      var received: [Outcome<Int>] = []
+      for await outcome in stream { received.append(outcome) }
+      return received
+    }
+    var startedIterator = started.stream.makeAsyncIterator()
+    await startedIterator.next()
+    consumer.cancel()
+    var cancelledIterator = cancelled.stream.makeAsyncIterator()
+    let sawCancellation = await cancelledIterator.next()
+    #expect(sawCancellation == true)
+    #expect(await consumer.value.count <= 1)
+  }
+
   @Test("a stream dropped unread never starts its work, and lets go of it")
   func droppedStreamNeverStartsWork() {
     let runs = Locked(0)

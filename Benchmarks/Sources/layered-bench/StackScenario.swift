@@ -152,19 +152,15 @@ private nonisolated func decodeOffMain(_ endpoint: Endpoint<ArticleDTO>, id: Int
   }
 }
 
-/// A load use case whose stream holds its one outcome already: what the view model's runtime
-/// costs, without any work underneath.
+/// A load use case whose one outcome is ready at once: what the view model's runtime costs,
+/// without any work underneath.
 private struct InstantLoadArticle: LoadTodaysArticleUseCase {
   private let counter = ArticleCounter()
 
   func callAsFunction() -> OutcomeStream<Article> {
-    let (stream, continuation) = OutcomeStream<Article>.makeStream()
-    continuation.yield(
-      Result { () throws(DomainError) in
-        try Article(id: counter.next(), title: "Benchmarks", body: "Stub.", publishedAt: Date())
-      })
-    continuation.finish()
-    return stream
+    .outcome { [counter] () async throws(DomainError) in
+      try Article(id: counter.next(), title: "Benchmarks", body: "Stub.", publishedAt: Date())
+    }
   }
 }
 
