@@ -110,7 +110,7 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
   @MainActor
   public struct Work {
     fileprivate let store: TestStore
-    fileprivate let ids: Set<Int>
+    fileprivate let ids: [Int]
 
     /// Returns once all of the action's work (except watches) has ended. Its outputs stay
     /// queued for the test to receive.

@@ -42,7 +42,7 @@ public final class ViewModel<F: Feature> {
   @ObservationIgnored private nonisolated let stateBroadcaster: ConflatedBroadcaster<F.State>
   @ObservationIgnored private nonisolated let eventBroadcaster = EventBroadcaster<F.Event>()
   /// The Tasks of running work, reachable from `deinit`, which may run on any thread.
-  @ObservationIgnored private nonisolated let runningTasks = Locked<[Int: Task<Void, Never>]>([:])
+  @ObservationIgnored private nonisolated let runningTasks = Locked<[RunningTask]>([])
   /// What work reported without waiting for the main actor, in the order it reported it.
   @ObservationIgnored private nonisolated let mailbox = Locked(ReportMailbox())
   @ObservationIgnored private var ledger = WorkLedger()
@@ -50,6 +50,10 @@ public final class ViewModel<F: Feature> {
   @ObservationIgnored private var queuedWork: [Int: (work: ActionPlan<F>.Work, priority: TaskPriority)] = [:]
   @ObservationIgnored private var isShutDown = false
   /// Sees every output in order; set by the test store of the test-support library.
+  ///
+  /// The outputs are built only in the `record` functions, and only when there is a tap: code
+  /// that is not specialised for a feature looks the metadata of a generic type up in every
+  /// function that builds one of its values, whether that line runs or not.
   @ObservationIgnored package var tap: ((ViewModelOutput<F>) -> Void)?
 
   /// Creates a view model that runs `feature`, starting from `initialState`. Nonisolated, so a
@@ -63,9 +67,9 @@ public final class ViewModel<F: Feature> {
   deinit {
     let tasks = runningTasks.withLock { tasks in
       defer { tasks.removeAll() }
-      return tasks.values
+      return tasks
     }
-    for task in tasks { task.cancel() }
+    for running in tasks { running.task.cancel() }
     eventBroadcaster.finish()
     // `deinit` may run on any thread; the broadcaster belongs to the main actor.
     Task { @MainActor [stateBroadcaster] in stateBroadcaster.finish() }
@@ -120,24 +124,24 @@ public final class ViewModel<F: Feature> {
   public func cancel() {
     guard !isShutDown else { return }
     isShutDown = true
-    end(Set(ledger.entries.keys), cancelling: true)
+    end(ledger.entries.map(\.id), cancelling: true)
     stateBroadcaster.finish()
     eventBroadcaster.finish()
   }
 
   /// Sends `action` like ``send(_:)``; returns the work ``sendAndWait(_:)`` would wait for.
-  package func sendTrackingWork(_ action: F.Action) -> Set<Int> {
+  package func sendTrackingWork(_ action: F.Action) -> [Int] {
     accept(action)
   }
 
   /// Whether any of the work `ids` is live (running or queued).
-  package func isAnyLive(_ ids: Set<Int>) -> Bool {
+  package func isAnyLive(_ ids: [Int]) -> Bool {
     ids.contains { ledger.isLive($0) }
   }
 
   /// Whether any work that ``sendAndWait(_:)`` would wait for is live (running or queued).
   package var hasAwaitedWork: Bool {
-    ledger.entries.values.contains { $0.isAwaited }
+    ledger.entries.contains { $0.isAwaited }
   }
 
   /// Whether any work at all is live, watches included.
@@ -184,11 +188,10 @@ public final class ViewModel<F: Feature> {
       mailbox.reports.append(report)
       guard !mailbox.isDeliveryDue else { return .due }
       mailbox.isDeliveryDue = true
-      guard let deliverer = mailbox.waiters.first(where: { $0.value.priority >= priority }) else {
+      guard let index = mailbox.waiters.firstIndex(where: { $0.priority >= priority }) else {
         return .byTask
       }
-      mailbox.waiters.removeValue(forKey: deliverer.key)
-      return .byWaiter(deliverer.value.continuation)
+      return .byWaiter(mailbox.waiters.remove(at: index).continuation)
     }
     switch delivery {
     case .due:
@@ -205,7 +208,7 @@ public final class ViewModel<F: Feature> {
   /// Plans `action`, applies its immediate effects and schedules its work; returns the awaited
   /// work that is still live afterwards, which a waiter waits for.
   @discardableResult
-  private func accept(_ action: F.Action) -> Set<Int> {
+  private func accept(_ action: F.Action) -> [Int] {
     guard !isShutDown else { return [] }
     let plan = feature.plan(for: action, in: current)
     let immediate = plan.immediate
@@ -219,11 +222,12 @@ public final class ViewModel<F: Feature> {
     }
     guard plan.work.count > 0 else { return [] }
     var awaited: [Int] = []
-    for work in plan.work {
+    for index in 0..<plan.work.count {
+      let work = plan.work[index]
       if let id = schedule(work), work.isAwaited { awaited.append(id) }
     }
     // A later `latest` of the same plan may already have cancelled an earlier part of it.
-    return Set(awaited.filter { ledger.isLive($0) })
+    return awaited.filter { ledger.isLive($0) }
   }
 
   /// Starts, queues or drops `work` as its policy says; returns its id unless it was dropped.
@@ -242,11 +246,10 @@ public final class ViewModel<F: Feature> {
     case .queue where live.isEmpty:
       break
     case .queue:
-      ledger.add(id, .init(lane: lane, isAwaited: work.isAwaited, phase: .queued(after: live)))
-      queuedWork[id] = (work, priority)
+      enqueue(work, id: id, lane: lane, after: live, priority: priority)
       return id
     }
-    ledger.add(id, .init(lane: lane, isAwaited: work.isAwaited, phase: .running))
+    ledger.add(.init(id: id, lane: lane, isAwaited: work.isAwaited, phase: .running))
     start(id, work, priority: priority)
     return id
   }
@@ -262,24 +265,50 @@ public final class ViewModel<F: Feature> {
       if !Task.isCancelled { await operation(effects) }
       effects.operationReturned()
     }
-    runningTasks.withLock { $0[id] = task }
+    runningTasks.withLock { $0.append(RunningTask(id: id, task: task)) }
+  }
+
+  /// Records `work` as queued behind the live work `after`, to start at `priority` in its turn.
+  ///
+  /// This and the other functions marked `@inline(never)` hold what a plain `latest` action never
+  /// does: inlined, their generic types would be looked up on every action.
+  @inline(never)
+  private func enqueue(
+    _ work: ActionPlan<F>.Work, id: Int, lane: AnyHashable, after live: [Int], priority: TaskPriority
+  ) {
+    ledger.add(.init(id: id, lane: lane, isAwaited: work.isAwaited, phase: .queued(after: live)))
+    queuedWork[id] = (work, priority)
+  }
+
+  /// Forgets the queued work `unstarted` and starts the queued work `ready`, whose turn has come.
+  @inline(never)
+  private func updateQueue(forgetting unstarted: [Int], starting ready: [Int]) {
+    for id in unstarted { queuedWork[id] = nil }
+    for id in ready {
+      if let queued = queuedWork.removeValue(forKey: id) { start(id, queued.work, priority: queued.priority) }
+    }
   }
 
   /// Forgets the work `ids`, cancelling its Tasks if asked, wakes the callers of
   /// ``sendAndWait(_:)`` to look at their work again, and starts the queued work whose turn has
   /// come.
-  private func end(_ ids: Set<Int>, cancelling: Bool) {
+  private func end(_ ids: [Int], cancelling: Bool) {
     guard !ids.isEmpty else { return }
     let (ended, unstarted, ready) = ledger.end(ids)
     guard !ended.isEmpty else { return }
-    for id in unstarted { queuedWork[id] = nil }
-    let tasks = runningTasks.withLock { tasks in ended.compactMap { tasks.removeValue(forKey: $0) } }
+    let tasks = runningTasks.withLock { tasks in
+      var removed: [Task<Void, Never>] = []
+      tasks.removeAll { running in
+        guard ended.contains(running.id) else { return false }
+        removed.append(running.task)
+        return true
+      }
+      return removed
+    }
     if cancelling { for task in tasks { task.cancel() } }
     wakeWaiters()
-    for id in ready {
-      if let queued = queuedWork.removeValue(forKey: id) { start(id, queued.work, priority: queued.priority) }
-    }
-    if let tap { for _ in ended { tap(.workEnded) } }
+    if !unstarted.isEmpty || !ready.isEmpty { updateQueue(forgetting: unstarted, starting: ready) }
+    if tap != nil { recordWorkEnded(count: ended.count) }
   }
 
   /// Acts on the queued reports, in order, until none is left.
@@ -323,7 +352,7 @@ public final class ViewModel<F: Feature> {
   private func broadcast(_ event: F.Event, fromWork id: Int) {
     guard ledger.isRunning(id) else { return }
     eventBroadcaster.send(event)
-    if let tap { tap(.event(event)) }
+    if tap != nil { recordEvent(event) }
   }
 
   /// Suspends a caller of ``sendAndWait(_:)`` until work posts a report (which it then
@@ -333,27 +362,32 @@ public final class ViewModel<F: Feature> {
     let waiterID = ledger.makeID()
     let priority = Task.currentPriority
     await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      // Unsafe, not checked: the mailbox resumes each continuation exactly once, by taking it out
+      // of `waiters` under its lock before resuming it, whoever gets there first.
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
         // Checked under the lock the cancellation handler takes: either the handler finds the
         // continuation, or the cancellation is already visible here.
         let isWaiting = mailbox.withLock { mailbox in
           guard mailbox.reports.isEmpty, !Task.isCancelled else { return false }
-          mailbox.waiters[waiterID] = ReportWaiter(continuation: continuation, priority: priority)
+          mailbox.waiters.append(
+            ReportWaiter(id: waiterID, continuation: continuation, priority: priority))
           return true
         }
         if !isWaiting { continuation.resume() }
       }
     } onCancel: {
-      mailbox.withLock { $0.waiters.removeValue(forKey: waiterID) }?.continuation.resume()
+      let waiter = mailbox.withLock { mailbox in
+        mailbox.waiters.firstIndex { $0.id == waiterID }.map { mailbox.waiters.remove(at: $0) }
+      }
+      waiter?.continuation.resume()
     }
   }
 
   /// Wakes every caller of ``sendAndWait(_:)`` that is waiting, to look again at its work.
   private func wakeWaiters() {
     let waiters = mailbox.withLock { mailbox in
-      guard !mailbox.waiters.isEmpty else { return [ReportWaiter]() }
       defer { mailbox.waiters.removeAll() }
-      return Array(mailbox.waiters.values)
+      return mailbox.waiters
     }
     for waiter in waiters { waiter.continuation.resume() }
   }
@@ -365,8 +399,23 @@ public final class ViewModel<F: Feature> {
     guard next != current else { return false }
     withMutation(keyPath: stateKeyPath) { current = next }
     stateBroadcaster.publish(next)
-    if let tap { tap(.state(next)) }
+    if tap != nil { recordState(next) }
     return true
+  }
+
+  @inline(never)
+  private func recordState(_ state: F.State) {
+    tap?(.state(state))
+  }
+
+  @inline(never)
+  private func recordEvent(_ event: F.Event) {
+    tap?(.event(event))
+  }
+
+  @inline(never)
+  private func recordWorkEnded(count: Int) {
+    for _ in 0..<count { tap?(.workEnded) }
   }
 }
 
@@ -379,13 +428,20 @@ private struct ReportMailbox {
   var reports: [WorkReport] = []
   /// Whether a delivery is scheduled or under way, which will take any report posted now.
   var isDeliveryDue = false
-  var waiters: [Int: ReportWaiter] = [:]
+  var waiters: [ReportWaiter] = []
 }
 
 /// A caller of ``ViewModel/sendAndWait(_:)`` waiting for reports.
 private struct ReportWaiter {
-  let continuation: CheckedContinuation<Void, Never>
+  let id: Int
+  let continuation: UnsafeContinuation<Void, Never>
   let priority: TaskPriority
+}
+
+/// The Task of a running work, by the work's id.
+private struct RunningTask {
+  let id: Int
+  let task: Task<Void, Never>
 }
 
 /// Who delivers a report just posted.
@@ -395,5 +451,5 @@ private enum ReportDelivery {
   /// A Task on the main actor, made for it.
   case byTask
   /// A waiting caller of ``ViewModel/sendAndWait(_:)``, woken for it.
-  case byWaiter(CheckedContinuation<Void, Never>)
+  case byWaiter(UnsafeContinuation<Void, Never>)
 }
