@@ -21,12 +21,21 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
   /// A failure is an element, never an error thrown to the consumer.
   public typealias Failure = Never
 
-  private enum Source: Sendable {
+  // `@usableFromInline`, with the iteration `@inlinable`: a consumer's module then iterates the
+  // stream specialised for its own types, instead of looking the layouts of these generic types
+  // up at run time on every request.
+  @usableFromInline
+  enum Source: Sendable {
     case one(SingleUseWork<Value, Reason>)
     case many(AsyncStream<Element>)
   }
 
-  private let source: Source
+  @usableFromInline
+  let source: Source
+
+  init(source: Source) {
+    self.source = source
+  }
 
   /// Turns one `async throws(Reason)` call into a stream of exactly one outcome.
   ///
@@ -62,6 +71,7 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
   }
 
   /// An iterator over the outcomes.
+  @inlinable
   public func makeAsyncIterator() -> Iterator {
     switch source {
     case .one(let work): Iterator(.one(work))
@@ -71,20 +81,24 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
 
   /// Hands out the outcomes in order, then `nil`.
   public struct Iterator: AsyncIteratorProtocol {
-    fileprivate enum Position {
+    @usableFromInline
+    enum Position {
       case one(SingleUseWork<Value, Reason>)
       case many(AsyncStream<Element>.Iterator)
       case end
     }
 
-    private var position: Position
+    @usableFromInline
+    var position: Position
 
-    fileprivate init(_ position: Position) {
+    @usableFromInline
+    init(_ position: Position) {
       self.position = position
     }
 
     /// The next outcome, running or awaiting the work that produces it; `nil` once the stream
     /// has finished.
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
       switch position {
       case .one(let single):
@@ -107,6 +121,7 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
 
     /// The same as ``next(isolation:)`` without an isolation to stay on, for callers that
     /// predate `AsyncIteratorProtocol`'s isolated requirement.
+    @inlinable
     public mutating func next() async -> Element? {
       await next(isolation: nil)
     }
@@ -115,7 +130,8 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
 
 /// The work of a one-outcome stream, handed out once: a second `next()`, or a second iterator
 /// over the same stream, must not run it again.
-private final class SingleUseWork<Value: Sendable, Reason: Error>: Sendable {
+@usableFromInline
+final class SingleUseWork<Value: Sendable, Reason: Error>: Sendable {
   private let work: @Sendable () async throws(Reason) -> Value
   private let isTaken = Atomic(false)
 
@@ -123,6 +139,7 @@ private final class SingleUseWork<Value: Sendable, Reason: Error>: Sendable {
     self.work = work
   }
 
+  @usableFromInline
   func take() -> (@Sendable () async throws(Reason) -> Value)? {
     isTaken.exchange(true, ordering: .acquiringAndReleasing) ? nil : work
   }
