@@ -19,7 +19,9 @@ package final class ConflatedBroadcaster<Value: Sendable> {
   private var value: Value
   private var version = 0
   private var isFinished = false
-  private var waiters: [Int: CheckedContinuation<Versioned?, Never>] = [:]
+  /// Unsafe, not checked, continuations: each is resumed exactly once, by whoever takes it out of
+  /// this list on the main actor first (a new value, the end, or its observer's cancellation).
+  private var waiters: [(id: Int, continuation: UnsafeContinuation<Versioned?, Never>)] = []
   /// `!waiters.isEmpty`, kept apart so that `publish` touches no generic collection (that looks
   /// type metadata up at run time).
   private var hasWaiters = false
@@ -48,11 +50,11 @@ package final class ConflatedBroadcaster<Value: Sendable> {
     let id = nextWaiterID
     nextWaiterID += 1
     return await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Versioned?, Never>) in
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Versioned?, Never>) in
         if Task.isCancelled {
           continuation.resume(returning: nil)
         } else {
-          waiters[id] = continuation
+          waiters.append((id, continuation))
           hasWaiters = true
         }
       }
@@ -78,14 +80,15 @@ package final class ConflatedBroadcaster<Value: Sendable> {
   }
 
   private func resumeWaiters(with versioned: Versioned?) {
-    let waiting = waiters.values
-    waiters.removeAll(keepingCapacity: true)
+    let waiting = waiters
+    waiters = []
     hasWaiters = false
-    for waiter in waiting { waiter.resume(returning: versioned) }
+    for waiter in waiting { waiter.continuation.resume(returning: versioned) }
   }
 
   private func cancelWaiter(_ id: Int) {
-    waiters.removeValue(forKey: id)?.resume(returning: nil)
+    guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+    waiters.remove(at: index).continuation.resume(returning: nil)
     hasWaiters = !waiters.isEmpty
   }
 }

@@ -44,6 +44,7 @@ public struct Effects<F: Feature>: Sendable {
 
   /// Hands `reaction` (and then `end`) to the view model without waiting for the main actor:
   /// they are applied there in order, before anything this work applies, emits or reads later.
+  @usableFromInline
   func report(_ reaction: Reaction<F>, then end: SessionEnd<F>?) {
     viewModel?.post(.reaction(ReactionReport(reaction, sessionEnd: end), work: workID))
   }

@@ -136,7 +136,7 @@ public final class ViewModel<F: Feature> {
 
   /// Whether any of the work `ids` is live (running or queued).
   package func isAnyLive(_ ids: [Int]) -> Bool {
-    ids.contains { ledger.isLive($0) }
+    ledger.isAnyLive(ids)
   }
 
   /// Whether any work that ``sendAndWait(_:)`` would wait for is live (running or queued).
@@ -227,7 +227,7 @@ public final class ViewModel<F: Feature> {
       if let id = schedule(work), work.isAwaited { awaited.append(id) }
     }
     // A later `latest` of the same plan may already have cancelled an earlier part of it.
-    return awaited.filter { ledger.isLive($0) }
+    return ledger.live(among: awaited)
   }
 
   /// Starts, queues or drops `work` as its policy says; returns its id unless it was dropped.
