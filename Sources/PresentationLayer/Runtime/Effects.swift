@@ -10,8 +10,8 @@
 /// overwrite the state left by the work that replaced it, even if the operation never checks for
 /// cancellation.
 public struct Effects<F: Feature>: Sendable {
-  private weak let viewModel: ViewModel<F>?
-  private let workID: Int
+  @usableFromInline weak let viewModel: ViewModel<F>?
+  @usableFromInline let workID: Int
 
   init(viewModel: ViewModel<F>, workID: Int) {
     self.viewModel = viewModel
@@ -44,9 +44,20 @@ public struct Effects<F: Feature>: Sendable {
 
   /// Hands `reaction` (and then `end`) to the view model without waiting for the main actor:
   /// they are applied there in order, before anything this work applies, emits or reads later.
-  @usableFromInline
+  ///
+  /// Inlinable, with ``follow(_:onValue:onFailure:sessionEnd:)``, so that the closure that
+  /// applies them is built specialised in the feature's module.
+  @inlinable
   func report(_ reaction: Reaction<F>, then end: SessionEnd<F>?) {
-    viewModel?.post(.reaction(ReactionReport(reaction, sessionEnd: end), work: workID))
+    guard let viewModel else { return }
+    let id = workID
+    viewModel.post(
+      .reaction { [weak viewModel] in
+        guard let viewModel else { return }
+        viewModel.reduce(reaction.effect, fromWork: id)
+        if let event = reaction.event { viewModel.broadcast(event, fromWork: id) }
+        if let end, viewModel.reduce(end.effect, fromWork: id) { viewModel.broadcast(end.event, fromWork: id) }
+      })
   }
 
   /// Tells the view model that the operation has returned, after everything it reported.

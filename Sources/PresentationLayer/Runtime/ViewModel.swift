@@ -185,6 +185,7 @@ public final class ViewModel<F: Feature> {
   /// A caller of ``sendAndWait(_:)`` that is waiting, at a priority no lower than the work's, is
   /// woken to deliver them itself; otherwise a Task on the main actor, at the work's priority,
   /// delivers them. (A waiter at a lower priority would hold up every other work's reports.)
+  @usableFromInline
   nonisolated func post(_ report: WorkReport) {
     let priority = Task.currentPriority
     let delivery: ReportDelivery = mailbox.withLock { mailbox in
@@ -325,18 +326,10 @@ public final class ViewModel<F: Feature> {
         return mailbox.reports
       }
       guard !reports.isEmpty else { return }
-      // By index: a `for in` over a generic array instantiates its iterator's metadata each time.
-      for index in 0..<reports.count {
-        switch reports[index] {
-        case .reaction(let object, let id):
-          // Only this view model's own `Effects` post here, always with its feature's reports.
-          guard let report = object as? ReactionReport<F> else { continue }
-          let reaction = report.reaction
-          reduce(reaction.effect, fromWork: id)
-          if let event = reaction.event { broadcast(event, fromWork: id) }
-          if let sessionEnd = report.sessionEnd, reduce(sessionEnd.effect, fromWork: id) {
-            broadcast(sessionEnd.event, fromWork: id)
-          }
+      for report in reports {
+        switch report {
+        case .reaction(let apply):
+          apply()
         case .returned(let id):
           end([id], cancelling: false)
         }
@@ -344,15 +337,19 @@ public final class ViewModel<F: Feature> {
     }
   }
 
-  @discardableResult
-  private func reduce(_ effect: F.SideEffect, fromWork id: Int) -> Bool {
+  /// Folds `effect` into the state and publishes it if the work `id` is still running; returns
+  /// whether the state changed.
+  @usableFromInline @discardableResult
+  func reduce(_ effect: F.SideEffect, fromWork id: Int) -> Bool {
     guard ledger.isRunning(id) else { return false }
     var next = current
     F.reduce(&next, effect)
     return publish(next)
   }
 
-  private func broadcast(_ event: F.Event, fromWork id: Int) {
+  /// Sends `event` to every listener if the work `id` is still running.
+  @usableFromInline
+  func broadcast(_ event: F.Event, fromWork id: Int) {
     guard ledger.isRunning(id) else { return }
     eventBroadcaster.send(event)
     if tap != nil { recordEvent(event) }
