@@ -1,6 +1,7 @@
 public import DomainLayer
 
 extension Effects {
+  // Inlinable, so that a feature's module runs the loop specialised for its own types.
   /// Consumes `outcomes` to their end: the loop every feature would otherwise write.
   ///
   /// - A value is handed to `onValue`, whose reaction is applied (and its event emitted).
@@ -15,7 +16,6 @@ extension Effects {
   /// in order, before anything this work later applies, emits or reads through these effects,
   /// and before its end is recorded. So a stream's outcome and the end of the work that followed
   /// it usually cost the main actor one turn, not three.
-  // Inlinable, so a feature's module runs the loop specialised for its own types.
   @inlinable
   public func follow<Value: Sendable>(
     _ outcomes: OutcomeStream<Value>,

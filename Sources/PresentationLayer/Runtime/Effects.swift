@@ -56,7 +56,9 @@ public struct Effects<F: Feature>: Sendable {
         guard let viewModel else { return }
         viewModel.reduce(reaction.effect, fromWork: id)
         if let event = reaction.event { viewModel.broadcast(event, fromWork: id) }
-        if let end, viewModel.reduce(end.effect, fromWork: id) { viewModel.broadcast(end.event, fromWork: id) }
+        if let end, viewModel.reduce(end.effect, fromWork: id) {
+          viewModel.broadcast(end.event, fromWork: id)
+        }
       })
   }
 
