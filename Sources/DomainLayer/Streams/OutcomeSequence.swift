@@ -33,10 +33,6 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
   @usableFromInline
   let source: Source
 
-  init(source: Source) {
-    self.source = source
-  }
-
   /// Turns one `async throws(Reason)` call into a stream of exactly one outcome.
   ///
   /// This is the one bridge from async work to streams (the role a `Future` convenience
