@@ -92,7 +92,8 @@ public struct URLSessionHTTPClient: HTTPClient {
   ///   calling task is cancelled, or the error of the last failed attempt (or the one an
   ///   interceptor chose).
   public func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
-    let call = Call(id: CallCounter.next(), started: ContinuousClock.now)
+    // Numbering and timing a call are for monitors; without one they are not worth a lock.
+    let call = monitors.isEmpty ? nil : Call(id: CallCounter.next(), started: ContinuousClock.now)
     let deadline = endpoint.deadline ?? defaultDeadline
     let scope = CallScope()
     let timer = DeadlineTimer.start(after: deadline, on: clock) { scope.end(.timeout) }
@@ -114,12 +115,12 @@ public struct URLSessionHTTPClient: HTTPClient {
     if Task.isCancelled, case .failure = result { result = .failure(.cancelled) }
     switch result {
     case .success(let value):
-      if !monitors.isEmpty {
+      if let call {
         report(.succeeded(call.summary ?? call.placeholder(endpoint), duration: call.elapsed))
       }
       return value
     case .failure(let error):
-      if !monitors.isEmpty {
+      if let call {
         report(.failed(call.summary ?? call.placeholder(endpoint), error, duration: call.elapsed))
       }
       throw error
@@ -132,7 +133,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   /// goes through `scope`, which ends that wait at once at the deadline or on cancellation.
   private func perform<Response>(
     _ endpoint: Endpoint<Response>,
-    call: Call,
+    call: Call?,
     deadline: Duration,
     scope: CallScope
   ) async throws(NetworkError) -> Response {
@@ -140,28 +141,29 @@ public struct URLSessionHTTPClient: HTTPClient {
     var attempt = 1
     while true {
       try Self.ensureOpen(scope)
-      let context = context(for: endpoint, attempt: attempt, failures: failures)
       var request = try builder.makeRequest(for: endpoint)
       request.timeoutInterval = Self.transportTimeout(for: deadline)
       // Set while the request is not yet shared, so the transport need not change it later,
       // which would copy the whole request object underneath.
       request.httpShouldHandleCookies = transport.sendsCookies
-      for interceptor in interceptors {
-        let adapting = request
-        request = try await scope.run { () async throws(NetworkError) -> URLRequest in
-          try await interceptor.adapt(adapting, context: context)
+      if !interceptors.isEmpty {
+        let context = context(for: endpoint, attempt: attempt, failures: failures)
+        for interceptor in interceptors {
+          let adapting = request
+          request = try await scope.run { () async throws(NetworkError) -> URLRequest in
+            try await interceptor.adapt(adapting, context: context)
+          }
         }
+        try RequestBuilder.validateWireSafety(of: request)
       }
-      if !interceptors.isEmpty { try RequestBuilder.validateWireSafety(of: request) }
       // Adapting may have waited (for a token refresh) past the caller's cancellation or the
       // deadline; such a request must never reach the wire.
       try Self.ensureOpen(scope)
 
       // Redacting a request costs microseconds; nobody reads the summary without a monitor.
-      let summary =
-        monitors.isEmpty ? nil : RequestSummary(callID: call.id, attempt: attempt, request: request)
+      let summary = call.map { RequestSummary(callID: $0.id, attempt: attempt, request: request) }
       if let summary {
-        call.summary = summary
+        call?.summary = summary
         report(.requestStarted(summary))
       }
       let sentAt = ContinuousClock.now

@@ -17,7 +17,8 @@ struct DeadlineTimer: Sendable {
     on clock: any Clock<Duration>,
     fire: @escaping @Sendable () -> Void
   ) -> DeadlineTimer {
-    if clock is ContinuousClock {
+    // A comparison of metadata: `is` would be a dynamic cast of the existential on every call.
+    if type(of: clock) == ContinuousClock.self {
       let schedule = DeadlineSchedule.shared
       let id = schedule.add(at: .now() + dispatchInterval(duration), fire: fire)
       return DeadlineTimer { schedule.cancel(id) }
