@@ -70,7 +70,12 @@ struct URLSessionHTTPClientStubTests {
 
   @Test(
     "a body whose content type the endpoint does not accept is rejected",
-    arguments: [Optional("text/html"), Optional("application/xml; charset=utf-8"), nil]
+    arguments: [
+      Optional("text/html"), Optional("application/xml; charset=utf-8"), nil,
+      // Starts with the accepted type, but is another type, or a list whose last type wins.
+      Optional("application/jsonp"), Optional("application/json-seq; charset=utf-8"),
+      Optional("application/json; charset=utf-8, text/html"),
+    ]
   )
   func unacceptableContentType(contentType: String?) async {
     let mount = StubHandler.mount(status: 200, body: "[]", contentType: contentType)
@@ -83,6 +88,9 @@ struct URLSessionHTTPClientStubTests {
     "content types match with parameters ignored and wildcards honoured",
     arguments: [
       ("application/json", "application/json; charset=utf-8"),
+      ("application/json", "application/json ;charset=utf-8"),
+      ("application/json", "application/json;"),
+      ("application/json", "application/json; profile=\"a,b\""),
       ("application/json", "APPLICATION/JSON"),
       ("application/*", "application/json"),
       ("*/*", "text/plain"),

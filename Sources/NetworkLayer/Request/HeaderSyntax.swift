@@ -3,18 +3,13 @@
 enum HeaderSyntax {
   /// Whether `text` is a non-empty RFC 9110 token: a method or a header name.
   static func isToken(_ text: String) -> Bool {
-    var isEmpty = true
-    for byte in text.utf8 {
-      guard tokenBytes[Int(byte)] else { return false }
-      isEmpty = false
-    }
-    return !isEmpty
+    text.withUTF8Bytes { bytes in !bytes.isEmpty && bytes.allSatisfy(isTokenByte) }
   }
 
   /// Whether a header value is free of CR, LF and NUL, any of which could end the field and
   /// start a forged one.
   static func isSafeValue(_ text: String) -> Bool {
-    !text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+    text.withUTF8Bytes { bytes in !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 } }
   }
 
   /// Whether two header names are the same name: equal but for the case of ASCII letters.
@@ -26,11 +21,19 @@ enum HeaderSyntax {
     return true
   }
 
-  private static let tokenBytes: [Bool] = {
-    var table = [Bool](repeating: false, count: 256)
-    for byte in "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8 {
-      table[Int(byte)] = true
+  /// `tchar`: a letter, a digit or one of ``!#$%&'*+-.^_`|~``. A comparison, not a table: a
+  /// static table is an initialisation check and a bounds check on every byte.
+  private static func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      true
+    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+      UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+      UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+      true
+    default:
+      false
     }
-    return table
-  }()
+  }
 }

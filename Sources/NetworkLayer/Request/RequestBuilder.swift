@@ -118,11 +118,11 @@ public struct RequestBuilder: Sendable {
 
   /// Unreserved characters (RFC 3986 §2.3) pass; everything else is percent-encoded as UTF-8.
   static func percentEncode(_ text: String) -> String {
-    guard text.utf8.contains(where: { !unreservedBytes[Int($0)] }) else { return text }
+    guard text.withUTF8Bytes({ bytes in !bytes.allSatisfy(isUnreserved) }) else { return text }
     var encoded: [UInt8] = []
     encoded.reserveCapacity(text.utf8.count * 3)
     for byte in text.utf8 {
-      if unreservedBytes[Int(byte)] {
+      if isUnreserved(byte) {
         encoded.append(byte)
       } else {
         encoded.append(UInt8(ascii: "%"))
@@ -144,13 +144,18 @@ public struct RequestBuilder: Sendable {
     }
   }
 
-  private static let unreservedBytes: [Bool] = {
-    var table = [Bool](repeating: false, count: 256)
-    for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8 {
-      table[Int(byte)] = true
+  /// A letter, a digit or one of `-._~`. A comparison, not a table: a static table is an
+  /// initialisation check and a bounds check on every byte.
+  private static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+      UInt8(ascii: "~"):
+      true
+    default:
+      false
     }
-    return table
-  }()
+  }
 
   private static let hexDigits = Array("0123456789ABCDEF".utf8)
 

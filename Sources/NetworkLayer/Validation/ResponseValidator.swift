@@ -31,12 +31,8 @@ struct ResponseValidator: Sendable {
     }
     guard !body.isEmpty, endpoint.expectsContent else { return }
     let declared = response.value(forHTTPHeaderField: "Content-Type")
-    // The common case, a server declaring exactly the one type asked for, needs no parsing: a
-    // single media type without wildcards admits itself.
-    if let declared, declared == endpoint.accept, !declared.utf8.contains(where: { $0 == 0x2C || $0 == 0x2A })
-    {
-      return
-    }
+    // The common case, a server declaring exactly the one type asked for, needs no parsing.
+    if let declared, Self.declares(declared, exactly: endpoint.accept) { return }
     let accepted = MediaType.ranges(inAccept: endpoint.accept)
     // `*/*` takes anything, also a body that declares no type at all.
     guard !accepted.isEmpty, !accepted.contains(where: { $0.type == "*" }) else { return }
@@ -50,6 +46,24 @@ struct ResponseValidator: Sendable {
   /// The start of an error body, with credential fields and the request's own secrets removed:
   /// error bodies are echoed into `NetworkError` descriptions and logs. Secrets are removed
   /// before the excerpt is cut, so a cut cannot leave half of one behind.
+  /// Whether the `Content-Type` `declared` is `accept` itself, a single media type without
+  /// wildcards or parameters, on its own or followed by parameters (`application/json;
+  /// charset=utf-8`): such a type admits itself. Anything else (another spelling, a list) is left
+  /// to the parser.
+  static func declares(_ declared: String, exactly accept: String) -> Bool {
+    declared.withUTF8Bytes { declared in
+      accept.withUTF8Bytes { accept in
+        guard declared.starts(with: accept),
+          !accept.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: ";") })
+        else { return false }
+        let parameters = declared[accept.count...]
+        guard let separator = parameters.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
+        else { return true }
+        return separator == UInt8(ascii: ";") && !parameters.contains(UInt8(ascii: ","))
+      }
+    }
+  }
+
   static func excerpt(of body: Data, secrets: RequestSecrets) -> String? {
     guard !body.isEmpty else { return nil }
     let kept = body.prefix(excerptLength * 4)
