@@ -16,8 +16,10 @@ package final class ConflatedBroadcaster<Value: Sendable> {
   /// A value with its version, handed to an observer.
   package typealias Versioned = (value: Value, version: Int)
 
-  private var value: Value
-  private var version = 0
+  // Unchecked: the main actor rules out overlapping access, and nothing here holds an access
+  // across a call that could touch them again; the run-time check is a lookup on every publish.
+  @exclusivity(unchecked) private var value: Value
+  @exclusivity(unchecked) private var version = 0
   private var isFinished = false
   /// Unsafe, not checked, continuations: each is resumed exactly once, by whoever takes it out of
   /// this list on the main actor first (a new value, the end, or its observer's cancellation).

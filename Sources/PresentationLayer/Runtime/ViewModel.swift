@@ -35,7 +35,8 @@ public final class ViewModel<F: Feature> {
   // `state` is tracked by hand through the helpers @Observable generates, with a key path made
   // once: a key path literal into a generic class is instantiated anew at every use, which
   // cost microseconds on every send.
-  @ObservationIgnored private var current: F.State
+  // Unchecked, as `ledger` below is and for the same reason.
+  @ObservationIgnored @exclusivity(unchecked) private var current: F.State
   @ObservationIgnored private lazy var stateKeyPath: KeyPath<ViewModel<F>, F.State> = \.state
 
   @ObservationIgnored private let feature: F
@@ -231,7 +232,8 @@ public final class ViewModel<F: Feature> {
       if let id = schedule(work), work.isAwaited { awaited.append(id) }
     }
     // A later `latest` of the same plan may already have cancelled an earlier part of it.
-    return ledger.live(among: awaited)
+    awaited.removeAll { !ledger.isLive($0) }
+    return awaited
   }
 
   /// Starts, queues or drops `work` as its policy says; returns its id unless it was dropped.
@@ -300,16 +302,16 @@ public final class ViewModel<F: Feature> {
     guard !ids.isEmpty else { return }
     let (ended, unstarted, ready) = ledger.end(ids)
     guard !ended.isEmpty else { return }
-    let tasks = runningTasks.withLock { tasks in
-      var removed: [Task<Void, Never>] = []
+    let cancelled = runningTasks.withLock { tasks in
+      var cancelled: [Task<Void, Never>] = []
       tasks.removeAll { running in
         guard ended.contains(running.id) else { return false }
-        removed.append(running.task)
+        if cancelling { cancelled.append(running.task) }
         return true
       }
-      return removed
+      return cancelled
     }
-    if cancelling { for task in tasks { task.cancel() } }
+    for task in cancelled { task.cancel() }
     wakeWaiters()
     if !unstarted.isEmpty || !ready.isEmpty { updateQueue(forgetting: unstarted, starting: ready) }
     if tap != nil { recordWorkEnded(count: ended.count) }
@@ -385,7 +387,10 @@ public final class ViewModel<F: Feature> {
 
   /// Wakes every caller of ``sendAndWait(_:)`` that is waiting, to look again at its work.
   private func wakeWaiters() {
-    let waiters = mailbox.withLock { mailbox in
+    let waiters = mailbox.withLock { mailbox -> [ReportWaiter] in
+      // Left alone when empty, as it usually is: emptied, it would give up its storage, which the
+      // next waiter would allocate again.
+      guard !mailbox.waiters.isEmpty else { return [] }
       defer { mailbox.waiters.removeAll() }
       return mailbox.waiters
     }

@@ -49,11 +49,6 @@ struct WorkLedger {
     entries.contains { ids.contains($0.id) }
   }
 
-  /// Those of `ids` that are live, in the order given.
-  func live(among ids: [Int]) -> [Int] {
-    ids.filter(isLive)
-  }
-
   func isRunning(_ id: Int) -> Bool {
     guard let entry = entries.first(where: { $0.id == id }), case .running = entry.phase else {
       return false
