@@ -43,9 +43,6 @@ struct ResponseValidator: Sendable {
     }
   }
 
-  /// The start of an error body, with credential fields and the request's own secrets removed:
-  /// error bodies are echoed into `NetworkError` descriptions and logs. Secrets are removed
-  /// before the excerpt is cut, so a cut cannot leave half of one behind.
   /// Whether the `Content-Type` `declared` is `accept` itself, a single media type without
   /// wildcards or parameters, on its own or followed by parameters (`application/json;
   /// charset=utf-8`): such a type admits itself. Anything else (another spelling, a list) is left
@@ -54,7 +51,9 @@ struct ResponseValidator: Sendable {
     declared.withUTF8Bytes { declared in
       accept.withUTF8Bytes { accept in
         guard declared.starts(with: accept),
-          !accept.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: ";") })
+          !accept.contains(where: {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: ";")
+          })
         else { return false }
         let parameters = declared[accept.count...]
         guard let separator = parameters.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
@@ -64,6 +63,9 @@ struct ResponseValidator: Sendable {
     }
   }
 
+  /// The start of an error body, with credential fields and the request's own secrets removed:
+  /// error bodies are echoed into `NetworkError` descriptions and logs. Secrets are removed
+  /// before the excerpt is cut, so a cut cannot leave half of one behind.
   static func excerpt(of body: Data, secrets: RequestSecrets) -> String? {
     guard !body.isEmpty else { return nil }
     let kept = body.prefix(excerptLength * 4)
