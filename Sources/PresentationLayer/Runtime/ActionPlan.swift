@@ -5,13 +5,31 @@
 /// ``InFlightPolicy``.
 public struct ActionPlan<F: Feature>: Sendable {
   /// Async work and the policy that governs it.
+  ///
+  /// The policy is kept taken apart, its lane already type-erased: built where the plan is, in
+  /// the feature's module and specialised for its lane type, rather than in the view model's
+  /// generic code, which would look the lane's metadata up on every action.
   @usableFromInline
-  struct Work: Sendable {
-    let policy: InFlightPolicy<F.Lane>
+  struct Work: @unchecked Sendable {
+    // @unchecked: `AnyHashable` is not `Sendable`, but the lane it holds is (`Lane: Sendable`);
+    // every other field is `Sendable`.
+    let lane: AnyHashable
+    let mode: InFlightPolicy<F.Lane>.Mode
     /// Whether ``ViewModel/sendAndWait(_:)`` waits for it: false for a watch, which lasts as long
     /// as the screen.
     let isAwaited: Bool
     let operation: @Sendable (Effects<F>) async -> Void
+
+    @usableFromInline
+    init(
+      policy: InFlightPolicy<F.Lane>, isAwaited: Bool,
+      operation: @escaping @Sendable (Effects<F>) async -> Void
+    ) {
+      lane = AnyHashable(policy.lane)
+      mode = policy.mode
+      self.isAwaited = isAwaited
+      self.operation = operation
+    }
   }
 
   /// Applied, in this order, while the action is sent.
@@ -47,6 +65,7 @@ public struct ActionPlan<F: Feature>: Sendable {
   /// weakly, and talks back only through the ``Effects`` it is handed. It is cancelled when its
   /// work is superseded or the view model is cancelled or released; from then on its effects and
   /// events are ignored. The immediate effects apply even when the policy drops the operation.
+  @inlinable
   public static func run(
     _ policy: InFlightPolicy<F.Lane>,
     immediate: [F.SideEffect] = [],
@@ -58,6 +77,7 @@ public struct ActionPlan<F: Feature>: Sendable {
   /// Like ``run(_:immediate:_:)``, for work that lasts as long as the screen, such as watching
   /// the session: ``ViewModel/sendAndWait(_:)`` does not wait for it, so it returns once the
   /// action's other work has ended.
+  @inlinable
   public static func watch(
     _ policy: InFlightPolicy<F.Lane>,
     immediate: [F.SideEffect] = [],

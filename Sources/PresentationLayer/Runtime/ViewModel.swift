@@ -238,11 +238,11 @@ public final class ViewModel<F: Feature> {
 
   /// Starts, queues or drops `work` as its policy says; returns its id unless it was dropped.
   private func schedule(_ work: ActionPlan<F>.Work) -> Int? {
-    let lane = AnyHashable(work.policy.lane)
+    let lane = work.lane
     let priority = Task.currentPriority
     let live = ledger.liveWork(inLane: lane)
     let id = ledger.makeID()
-    switch work.policy.mode {
+    switch work.mode {
     case .merge:
       break
     case .latest:
