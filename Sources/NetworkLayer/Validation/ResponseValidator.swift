@@ -43,10 +43,10 @@ struct ResponseValidator: Sendable {
     }
   }
 
-  /// Whether the `Content-Type` `declared` is `accept` itself, a single media type without
-  /// wildcards or parameters, on its own or followed by parameters (`application/json;
-  /// charset=utf-8`): such a type admits itself. Anything else (another spelling, a list) is left
-  /// to the parser.
+  /// Whether the `Content-Type` value `declared` is exactly `accept`, alone or followed by
+  /// parameters (`application/json; charset=utf-8` for `application/json`), where `accept` is one
+  /// media type without wildcards or parameters: such a type admits itself. Anything else (another
+  /// spelling, a list, a range) is left to the parser, which decides the same cases alike.
   static func declares(_ declared: String, exactly accept: String) -> Bool {
     declared.withUTF8Bytes { declared in
       accept.withUTF8Bytes { accept in

@@ -35,7 +35,7 @@ public final class ViewModel<F: Feature> {
   // `state` is tracked by hand through the helpers @Observable generates, with a key path made
   // once: a key path literal into a generic class is instantiated anew at every use, which
   // cost microseconds on every send.
-  // Unchecked, as `ledger` below is and for the same reason.
+  // `current` skips the run-time exclusivity check, as `ledger` below does and for its reason.
   @ObservationIgnored @exclusivity(unchecked) private var current: F.State
   @ObservationIgnored private lazy var stateKeyPath: KeyPath<ViewModel<F>, F.State> = \.state
 
