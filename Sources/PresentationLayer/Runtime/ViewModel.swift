@@ -119,7 +119,7 @@ public final class ViewModel<F: Feature> {
     while true {
       deliverReports()
       guard isAnyLive(pending), !Task.isCancelled else { return }
-      await waitForReports()
+      await waitForReports(on: pending)
     }
   }
 
@@ -359,14 +359,17 @@ public final class ViewModel<F: Feature> {
 
   /// Suspends a caller of ``sendAndWait(_:)`` until work posts a report (which it then
   /// delivers), work ends on the main actor, or its Task is cancelled; returns at once if a
-  /// report is already waiting.
-  private func waitForReports() async {
+  /// report is already waiting or none of the work `pending` is live.
+  private func waitForReports(on pending: [Int]) async {
     let waiterID = ledger.makeID()
     let priority = Task.currentPriority
     await withTaskCancellationHandler {
       // Unsafe, not checked: the mailbox resumes each continuation exactly once, by taking it out
       // of `waiters` under its lock before resuming it, whoever gets there first.
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        // The work is looked at again where the waiter registers, not only by the caller: should
+        // anything ever suspend in between, work that ended meanwhile would wake nobody.
+        guard ledger.isAnyLive(pending) else { return continuation.resume() }
         // Checked under the lock the cancellation handler takes: either the handler finds the
         // continuation, or the cancellation is already visible here.
         let isWaiting = mailbox.withLock { mailbox in
