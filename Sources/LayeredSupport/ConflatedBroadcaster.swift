@@ -53,7 +53,11 @@ package final class ConflatedBroadcaster<Value: Sendable> {
     nextWaiterID += 1
     return await withTaskCancellationHandler {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Versioned?, Never>) in
-        if Task.isCancelled {
+        // Looked at again where the waiter registers, not only above: should anything ever
+        // suspend in between, a value or the end that came meanwhile would wake nobody.
+        if version > seen {
+          continuation.resume(returning: (value, version))
+        } else if isFinished || Task.isCancelled {
           continuation.resume(returning: nil)
         } else {
           waiters.append((id, continuation))
