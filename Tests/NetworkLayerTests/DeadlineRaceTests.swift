@@ -18,11 +18,32 @@ struct DeadlineRaceTests {
   /// make these tests pass or fail wrongly, and no test sleeps while it waits.
   private final class DeafInterceptor: RequestInterceptor {
     private let gate = Locked<(isOpen: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let fallback = Locked<Task<Void, Never>?>(nil)
     let entered = Locked(false)
     let finished = Locked(false)
 
-    /// Lets the adapt return.
-    func open() {
+    init() {
+      fallback.withLock {
+        $0 = Task { [weak self] in
+          do { try await Task.sleep(for: .seconds(20)) } catch { return }
+          self?.open()
+        }
+      }
+    }
+
+    deinit {
+      fallback.withLock { $0?.cancel() }
+    }
+
+    /// Lets the adapt return, and waits until it has if the call got as far as entering it.
+    func release() async throws {
+      open()
+      if entered.withLock({ $0 }) {
+        try await Timing.poll(atMost: .seconds(30)) { finished.withLock { $0 } }
+      }
+    }
+
+    private func open() {
       gate.withLock { gate in
         gate.isOpen = true
         defer { gate.waiting = nil }
@@ -53,11 +74,6 @@ struct DeadlineRaceTests {
     let server = RecordingServer()
     defer { server.mount.unmount() }
     let interceptor = DeafInterceptor()
-    let fallback = Task {
-      try await Task.sleep(for: .seconds(20))
-      interceptor.open()
-    }
-    defer { fallback.cancel() }
     let client = server.client([interceptor])
 
     let (result, took) = await Timing.elapsed {
@@ -68,10 +84,7 @@ struct DeadlineRaceTests {
     let interceptorWasStillBusy = !interceptor.finished.withLock { $0 }
     #expect(result == .failure(.timeout))
     #expect(interceptorWasStillBusy, "the deadline waited for the interceptor: \(took)")
-    interceptor.open()
-    if interceptor.entered.withLock({ $0 }) {
-      try await Timing.poll(atMost: .seconds(30)) { interceptor.finished.withLock { $0 } }
-    }
+    try await interceptor.release()
     try await Task.sleep(for: .milliseconds(100))
     #expect(server.received.withLock { $0 }.isEmpty, "a request adapted after the deadline was sent")
   }
@@ -82,11 +95,6 @@ struct DeadlineRaceTests {
     let server = RecordingServer()
     defer { server.mount.unmount() }
     let interceptor = DeafInterceptor()
-    let fallback = Task {
-      try await Task.sleep(for: .seconds(20))
-      interceptor.open()
-    }
-    defer { fallback.cancel() }
     let client = server.client([interceptor])
     let call = Task { await client.outcome(Endpoint<TestTodo>(path: ["todos"])) }
     try await Timing.poll { interceptor.entered.withLock { $0 } }
@@ -99,10 +107,7 @@ struct DeadlineRaceTests {
     let interceptorWasStillBusy = !interceptor.finished.withLock { $0 }
     #expect(result == .failure(.cancelled))
     #expect(interceptorWasStillBusy, "the cancellation waited for the interceptor: \(took)")
-    interceptor.open()
-    if interceptor.entered.withLock({ $0 }) {
-      try await Timing.poll(atMost: .seconds(30)) { interceptor.finished.withLock { $0 } }
-    }
+    try await interceptor.release()
     try await Task.sleep(for: .milliseconds(100))
     #expect(server.received.withLock { $0 }.isEmpty, "a request adapted after the cancellation was sent")
   }
