@@ -53,11 +53,7 @@ package final class ConflatedBroadcaster<Value: Sendable> {
     nextWaiterID += 1
     return await withTaskCancellationHandler {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Versioned?, Never>) in
-        // Looked at again where the waiter registers, not only above: should anything ever
-        // suspend in between, a value or the end that came meanwhile would wake nobody.
-        if version > seen {
-          continuation.resume(returning: (value, version))
-        } else if isFinished || Task.isCancelled {
+        if Task.isCancelled {
           continuation.resume(returning: nil)
         } else {
           waiters.append((id, continuation))
