@@ -42,6 +42,7 @@ Control hooks for tests (never counted, faulted or protected):
     POST   /_control/config        change any of those
     POST   /_control/faults        queue a fault (see Fault below)     -> 201
     DELETE /_control/faults        clear all faults                    -> 204
+    POST   /_control/release       end every delay in progress now     -> {"released"}
     GET    /_control/counters      request/login/refresh/cancel counts
     GET    /_control/routes        the route table: [{"method", "path", "authenticated"}]
     GET    /_control/received      the raw request lines and headers received
@@ -111,7 +112,8 @@ CONTROL_PREFIX = "/_control/"
 RECEIVED_LIMIT = 100  # request lines kept for GET /_control/received
 ECHO_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
-# How often a delayed request checks whether its client is still there.
+# How often a delayed request checks whether its client is still there, and
+# whether POST /_control/release has ended its delay.
 DISCONNECT_POLL_SECONDS = 0.05
 
 
@@ -385,7 +387,8 @@ class RouteTable:
 class Fault:
     """A misbehaviour injected for the next `count` matching requests.
 
-    Applied in this order: `delay` (abandoned if the client disconnects),
+    Applied in this order: `delay` (abandoned if the client disconnects,
+    cut short by POST /_control/release),
     `body == "reset"` (abort the connection, nothing written), `body ==
     "close"` (close it cleanly, nothing written), `status`
     (replace the route's response with an injected error), then the body
@@ -472,6 +475,10 @@ class SampleAPI:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self._restore_defaults()
+        # Live figures, not state: a reset does not touch them. A delay ends
+        # early once the generation differs from the one it began in.
+        self.delays_in_progress = 0
+        self.release_generation = 0
 
         # The same table, in the same order, as the Swift twin's `builtInRoutes`;
         # GET /_control/routes lists it for the contract tests.
@@ -496,6 +503,7 @@ class SampleAPI:
                 (r"/_control/reset", {"POST": self.reset}, False),
                 (r"/_control/config", {"GET": self.get_config, "POST": self.set_config}, False),
                 (r"/_control/faults", {"POST": self.add_fault, "DELETE": self.clear_faults}, False),
+                (r"/_control/release", {"POST": self.release_delays}, False),
                 (r"/_control/counters", {"GET": self.get_counters}, False),
                 (r"/_control/routes", {"GET": self.get_routes}, False),
                 (r"/_control/received", {"GET": self.get_received}, False),
@@ -554,6 +562,20 @@ class SampleAPI:
     def count_cancelled(self) -> None:
         with self.lock:
             self.cancelled += 1
+
+    def begin_delay(self) -> int:
+        """Count a delay in progress; returns the release generation it began in."""
+        with self.lock:
+            self.delays_in_progress += 1
+            return self.release_generation
+
+    def end_delay(self) -> None:
+        with self.lock:
+            self.delays_in_progress -= 1
+
+    def released_since(self, generation: int) -> bool:
+        with self.lock:
+            return self.release_generation != generation
 
     def authorize(self, request: Request) -> None:
         """Enforce bearer auth on protected routes when requireAuth is on."""
@@ -796,6 +818,14 @@ class SampleAPI:
         with self.lock:
             self.faults.clear()
         return Response(204)
+
+    def release_delays(self, request: Request) -> Response:
+        """End every injected delay in progress now; each request goes on as
+        if its delay had run out. Delays that begin later are not affected."""
+        with self.lock:
+            released = self.delays_in_progress
+            self.release_generation += 1
+        return json_response(200, {"released": released})
 
     def get_routes(self, request: Request) -> Response:
         return json_response(200, [route.to_json() for route in self.api_router.routes])
@@ -1082,17 +1112,27 @@ class SampleRequestHandler(BaseHTTPRequestHandler):
         self._send(response, truncate=fault.body == "truncated")
 
     def _wait_while_client_connected(self, seconds: float) -> bool:
-        """Sleep for `seconds`; return False early if the client hangs up.
+        """Sleep for `seconds`, or until POST /_control/release; return False
+        early if the client hangs up.
 
         A readable socket whose MSG_PEEK read returns b"" (orderly close) or
         fails (reset) means the client is gone. Peeking leaves any real
         bytes in place for the next request on this connection.
         """
+        api = self.server.api
+        generation = api.begin_delay()
+        try:
+            return self._wait_for_end_of_delay(seconds, generation)
+        finally:
+            api.end_delay()
+
+    def _wait_for_end_of_delay(self, seconds: float, generation: int) -> bool:
+        api = self.server.api
         deadline = time.monotonic() + seconds
         sock = self.connection
         while True:
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if remaining <= 0 or api.released_since(generation):
                 return True
             slice_seconds = min(remaining, DISCONNECT_POLL_SECONDS)
             readable, _, _ = select.select([sock], [], [], slice_seconds)

@@ -130,6 +130,16 @@ public struct SampleBackendConnection: Sendable {
     _ = try await control("POST", "faults", body: JSONEncoder().encode(fault), expecting: 201)
   }
 
+  /// Ends every injected delay in progress at once, so each of those requests is answered as if
+  /// its delay had run out, and returns how many requests were waiting in one. A test that holds
+  /// a request at the server with a long `delay` releases it when it is done, instead of waiting.
+  @discardableResult
+  public func releaseDelays() async throws -> Int {
+    struct Released: Decodable { var released: Int }
+    let data = try await control("POST", "release", expecting: 200)
+    return try JSONDecoder().decode(Released.self, from: data).released
+  }
+
   /// What the backend has counted.
   public func counters() async throws -> Counters {
     let data = try await control("GET", "counters", expecting: 200)

@@ -53,6 +53,36 @@ struct SampleBackendContractTests {
     }
   }
 
+  @Test(
+    "a release ends the delays in progress at once, and none that begins after it",
+    .timeLimit(.minutes(1)),
+    arguments: SampleBackendKind.allCases
+  )
+  func releaseEndsDelaysInProgress(kind: SampleBackendKind) async throws {
+    try await kind.with { connection in
+      try await connection.configure(requireAuth: false)
+      #expect(try await connection.releaseDelays() == 0)
+
+      // Far longer than the time limit: only the release can end it.
+      try await connection.inject(.init(path: "/todos/1", method: "GET", delay: 600))
+      let held = Task { try await connection.raw("GET", "/todos/1") }
+      while try await connection.counters().paths["GET /todos/1"] == nil {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      #expect(try await connection.releaseDelays() == 1)
+      let answer = try await held.value
+      #expect(answer.status == 200)
+      #expect(try JSONDecoder().decode(WireTodo.self, from: answer.body).id == 1)
+
+      try await connection.inject(.init(path: "/todos/2", method: "GET", delay: 0.2))
+      let start = ContinuousClock.now
+      let later = try await connection.raw("GET", "/todos/2")
+      #expect(later.status == 200)
+      #expect(ContinuousClock.now - start >= .milliseconds(200), "an earlier release cut a later delay short")
+      #expect(try await connection.counters().cancelled == 0)
+    }
+  }
+
   /// The session both backends must answer alike. Each step is one line of the transcript.
   static func scriptedSession(_ connection: SampleBackendConnection) async throws -> [String] {
     var script = ContractTranscript(connection: connection)
@@ -106,6 +136,7 @@ struct SampleBackendContractTests {
     try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Bearer \(expiredToken)"])
     try await connection.configure(tokenLifetime: 3600, requireAuth: false)
 
+    try await script.exchange("POST", "/_control/release")
     try await connection.inject(.init(path: "/todos/2", body: .malformed))
     try await script.exchange("GET", "/todos/2")
     try await connection.inject(.init(path: "/todos/2", method: "GET", body: .empty))

@@ -36,6 +36,8 @@ extension SampleAPI {
     case ("DELETE", "/_control/faults"):
       state.withLock { $0.faults.removeAll() }
       return InProcessResponse(status: 204)
+    case ("POST", "/_control/release"):
+      return .json(200, ["released": delays.releaseAll()])
     case ("GET", "/_control/routes"):
       let table = routeTable.map {
         RouteDescription(method: $0.method, path: $0.path, authenticated: $0.authenticated)

@@ -19,6 +19,8 @@ public final class SampleAPI: InProcessHandler {
   let state = Locked(SampleAPIState())
   /// Routes added with ``register(_:)``, matched after the built-in ones.
   let extraRoutes = Locked<[SampleRoute]>([])
+  /// Live, not part of `state`: a reset ends no delay.
+  let delays = InjectedDelays()
 
   /// Creates an API holding the seed data.
   public init() {}
@@ -49,13 +51,9 @@ public final class SampleAPI: InProcessHandler {
   }
 
   private func apply(_ fault: SampleFault, to request: InProcessRequest) async -> InProcessReply {
-    if let delay = fault.delay, delay > 0 {
-      do {
-        try await Task.sleep(for: .seconds(delay))
-      } catch {
-        state.withLock { $0.counters.cancelled += 1 }
-        return .fail(.cancelled)
-      }
+    if let delay = fault.delay, delay > 0, await !delays.wait(seconds: delay) {
+      state.withLock { $0.counters.cancelled += 1 }
+      return .fail(.cancelled)
     }
     if fault.body == .reset {
       return .fail(.networkConnectionLost)
