@@ -14,9 +14,9 @@ struct ClosedScreenRefreshTests {
   func closedScreenSendsNoPost(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
       let app = AppHarness(connection)
-      // The create first waits for a refresh, which the server holds for 2 s.
+      // The create first waits for a refresh, which the server holds until released.
       try await app.signInNeedingRefresh()
-      try await connection.inject(.init(path: "/auth/refresh", delay: 2))
+      try await connection.inject(.init(path: "/auth/refresh", delay: 600))
       var screen: TodoListViewModel? = app.container.makeTodoListViewModel()
       screen?.send(.newTitleChanged("written while the session renews"))
       screen?.send(.createTapped)
@@ -27,7 +27,9 @@ struct ClosedScreenRefreshTests {
       // Another screen's load waits for the same refresh: once it has its list, the refresh is
       // over, and a POST let through by it would have been sent.
       let other = app.container.makeTodoListViewModel()
-      await other.sendAndWait(.refresh)
+      let load = Task { await other.sendAndWait(.refresh) }
+      #expect(try await connection.releaseDelays() == 1)
+      await load.value
       #expect(other.state.phase == .loaded)
       let counters = try await connection.counters()
       #expect(counters.paths["POST /todos"] == nil, "\(counters.paths)")
