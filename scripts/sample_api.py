@@ -910,6 +910,10 @@ class TransportProbes:
                                 announces `length` and sends up to it) as fast
                                 as the socket takes it; without `length`, no
                                 Content-Length and the connection closes
+        GET  /_probe/framing    ?contentLength=<v> (repeatable), ?chunked=1,
+                                ?body=<text>: a 200 with exactly those
+                                Content-Length fields, however invalid, and
+                                that body (chunked if asked), then a close
         GET  /_probe/log        what arrived: {"received": [{"method", "path",
                                 "headers", "body"}], "challenged", "floods":
                                 [{"bytesSent", "clientLeft", "seconds"}]}
@@ -929,6 +933,7 @@ class TransportProbes:
             action = {
                 "challenge": self._add_challenge, "echo": self._echo,
                 "redirect": self._redirect, "flood": self._flood, "log": self._log,
+                "framing": self._framing,
             }.get(name)
             if action is None:
                 handler._send(error_response(404, "no such probe"))
@@ -985,6 +990,21 @@ class TransportProbes:
             value = {"received": list(self.received), "challenged": self.challenged,
                      "floods": list(self.floods)}
         handler._send(json_response(200, value))
+
+    def _framing(self, handler: "SampleRequestHandler", request: Request) -> None:
+        body = (query_value(request, "body") or "").encode("utf-8")
+        lines = [f"{handler.protocol_version} 200 OK", "Content-Type: application/octet-stream",
+                 "Connection: close"]
+        lines += [f"Content-Length: {value}" for value in request.query.get("contentLength", [])]
+        if query_value(request, "chunked") == "1":
+            lines.append("Transfer-Encoding: chunked")
+            body = f"{len(body):x}\r\n".encode("ascii") + body + b"\r\n0\r\n\r\n"
+        handler.close_connection = True
+        try:
+            handler.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+            handler.wfile.flush()
+        except OSError:
+            pass
 
     def _flood(self, handler: "SampleRequestHandler", request: Request) -> None:
         length_text = query_value(request, "length")

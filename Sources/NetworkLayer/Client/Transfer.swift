@@ -97,6 +97,10 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
     let http = response as? HTTPURLResponse
+    if let http, !ResponseFraming.isTrustworthy(http) {
+      refuse(.transport(code: URLError.cannotParseResponse.rawValue), completionHandler)
+      return
+    }
     let announced = response.expectedContentLength
     let tooLarge = state.withLock { state in
       state.response = http
@@ -107,11 +111,19 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       return false
     }
     if tooLarge {
-      finish(.failure(.responseTooLarge(limit: limit)))
-      Self.offWorkQueue { completionHandler(.cancel) }
+      refuse(.responseTooLarge(limit: limit), completionHandler)
     } else {
       completionHandler(.allow)
     }
+  }
+
+  /// Ends the call with `failure` before any of the body is read.
+  private func refuse(
+    _ failure: NetworkError,
+    _ completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    finish(.failure(failure))
+    Self.offWorkQueue { completionHandler(.cancel) }
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -126,7 +138,14 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     if let error {
-      finish(.failure(Self.networkError(for: error)))
+      // libcurl's "transfer closed with bytes remaining to read" reaches Foundation without a
+      // code of its own. A body cut short of its declared length is a lost connection: what
+      // Apple's Foundation reports for it, and what a retry policy knows to retry.
+      var failure = Self.networkError(for: error)
+      if failure == .transport(code: URLError.unknown.rawValue), bodyCutShort() {
+        failure = .transport(code: URLError.networkConnectionLost.rawValue)
+      }
+      finish(.failure(failure))
       return
     }
     let (response, body, redirect) = state.withLock {
@@ -181,6 +200,20 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     // `nil` makes Foundation end this task with the redirect response; the transport then sends
     // `next` as a task of its own, body included.
     completionHandler(repeatsRequest ? nil : next)
+  }
+
+  /// Whether the body received is shorter than the length its response declared. Only an
+  /// unencoded body can tell: the declared length of a compressed one is the compressed size.
+  private func bodyCutShort() -> Bool {
+    state.withLock { state in
+      guard let response = state.response else { return false }
+      if let encoding = response.value(forHTTPHeaderField: "Content-Encoding"),
+        encoding.lowercased() != "identity"
+      {
+        return false
+      }
+      return response.expectedContentLength > Int64(state.body.count)
+    }
   }
 
   // MARK: Ending

@@ -27,7 +27,8 @@ public struct RetryPolicy: RequestInterceptor {
   /// The `URLError.Code` raw values retried by default: failures to reach the host or losing the
   /// connection, which say nothing about the request itself. `badServerResponse` (−1011) is what
   /// this toolchain reports when the server closes the connection before any response, just as
-  /// `networkConnectionLost` is for a reset: for an idempotent request both are safe to repeat.
+  /// `networkConnectionLost` is for a reset or a body cut short of its `Content-Length`: for an
+  /// idempotent request all of them are safe to repeat.
   public static let defaultRetryableTransportCodes: Set<Int> = [
     URLError.Code.timedOut.rawValue,
     URLError.Code.networkConnectionLost.rawValue,

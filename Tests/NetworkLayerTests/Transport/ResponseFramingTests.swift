@@ -1,0 +1,89 @@
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Responses whose framing lies, sent byte for byte by the Python server's framing probe. libcurl
+/// reads each of these as best it can and reports success; the client must not.
+@Suite(
+  "Response framing from a real socket",
+  .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason),
+  .timeLimit(.minutes(1))
+)
+struct ResponseFramingTests {
+  /// A response whose body end cannot be trusted: the query of the probe, and what libcurl alone
+  /// would have handed over as a success.
+  struct Lie: CustomTestStringConvertible, Sendable {
+    var contentLengths: [String]
+    var body: String
+    var testDescription: String {
+      "Content-Length \(contentLengths.map { "'\($0)'" }.joined(separator: " and "))"
+    }
+  }
+
+  @Test(
+    "a response whose Content-Length is not one length cannot be parsed",
+    arguments: [
+      // libcurl keeps the leading digits: "hello".
+      Lie(contentLengths: ["5abc"], body: "hello world"),
+      Lie(contentLengths: ["0x5"], body: "hello world"),
+      Lie(contentLengths: ["5 5"], body: "hello world"),
+      // Past Int64: libcurl reads until the connection closes, and calls the 3 bytes complete.
+      Lie(contentLengths: ["99999999999999999999999"], body: "abc"),
+      // Two lengths: libcurl takes the last, "abcdefghij"; a proxy might take the first.
+      Lie(contentLengths: ["3", "10"], body: "abcdefghij"),
+      Lie(contentLengths: ["3, 10"], body: "abcdefghij"),
+    ]
+  )
+  func untrustworthyFraming(lie: Lie) async throws {
+    try await LoopbackSampleAPI.with { server in
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting())
+      let result = await client.outcome(Self.probe(lie.contentLengths, chunked: false, body: lie.body))
+      #expect(result == .failure(.transport(code: URLError.Code.cannotParseResponse.rawValue)))
+    }
+  }
+
+  @Test(
+    "a length repeated alike, with or without spaces, is the length",
+    arguments: [["11"], ["11", "11"], ["11, 11"], [" 011 "]]
+  )
+  func repeatedLength(contentLengths: [String]) async throws {
+    try await LoopbackSampleAPI.with { server in
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting())
+      let body = try await client.send(Self.probe(contentLengths, chunked: false, body: "hello world"))
+      #expect(String(decoding: body, as: UTF8.self) == "hello world")
+    }
+  }
+
+  @Test(
+    "a chunked body is framed by its chunks, whatever Content-Length says",
+    arguments: [["3"], ["5abc"]]
+  )
+  func chunkedWins(contentLengths: [String]) async throws {
+    try await LoopbackSampleAPI.with { server in
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting())
+      let body = try await client.send(Self.probe(contentLengths, chunked: true, body: "hello world"))
+      #expect(String(decoding: body, as: UTF8.self) == "hello world")
+    }
+  }
+
+  @Test("a body cut short of its Content-Length is a lost connection, as Apple's Foundation reports it")
+  func bodyCutShort() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting())
+      let result = await client.outcome(Self.probe(["500"], chunked: false, body: "hello"))
+      #expect(result == .failure(.transport(code: URLError.Code.networkConnectionLost.rawValue)))
+    }
+  }
+
+  private static func probe(_ contentLengths: [String], chunked: Bool, body: String) -> Endpoint<Data> {
+    var query = contentLengths.map { URLQueryItem(name: "contentLength", value: $0) }
+    query.append(URLQueryItem(name: "body", value: body))
+    if chunked { query.append(URLQueryItem(name: "chunked", value: "1")) }
+    return .raw(path: ["_probe", "framing"], query: query)
+  }
+}
