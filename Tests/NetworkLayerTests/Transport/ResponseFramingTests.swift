@@ -40,8 +40,7 @@ struct ResponseFramingTests {
     ]
   )
   func untrustworthyFraming(lie: Lie) async throws {
-    try await LoopbackSampleAPI.with { server in
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting())
+    try await Self.withClient { client in
       let result = await client.outcome(Self.probe(lie.contentLengths, chunked: false, body: lie.body))
       #expect(result == .failure(.transport(code: URLError.Code.cannotParseResponse.rawValue)))
     }
@@ -52,8 +51,7 @@ struct ResponseFramingTests {
     arguments: [["11"], ["11", "11"], ["11, 11"], [" 011 "]]
   )
   func repeatedLength(contentLengths: [String]) async throws {
-    try await LoopbackSampleAPI.with { server in
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting())
+    try await Self.withClient { client in
       let body = try await client.send(Self.probe(contentLengths, chunked: false, body: "hello world"))
       #expect(String(decoding: body, as: UTF8.self) == "hello world")
     }
@@ -64,8 +62,7 @@ struct ResponseFramingTests {
     arguments: [["3"], ["5abc"]]
   )
   func chunkedWins(contentLengths: [String]) async throws {
-    try await LoopbackSampleAPI.with { server in
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting())
+    try await Self.withClient { client in
       let body = try await client.send(Self.probe(contentLengths, chunked: true, body: "hello world"))
       #expect(String(decoding: body, as: UTF8.self) == "hello world")
     }
@@ -73,10 +70,15 @@ struct ResponseFramingTests {
 
   @Test("a body cut short of its Content-Length is a lost connection, as Apple's Foundation reports it")
   func bodyCutShort() async throws {
-    try await LoopbackSampleAPI.with { server in
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting())
+    try await Self.withClient { client in
       let result = await client.outcome(Self.probe(["500"], chunked: false, body: "hello"))
       #expect(result == .failure(.transport(code: URLError.Code.networkConnectionLost.rawValue)))
+    }
+  }
+
+  private static func withClient(_ body: (URLSessionHTTPClient) async throws -> Void) async throws {
+    try await LoopbackSampleAPI.with { server in
+      try await body(URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting()))
     }
   }
 
