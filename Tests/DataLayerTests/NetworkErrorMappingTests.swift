@@ -32,6 +32,8 @@ struct NetworkErrorMappingTests {
       .unacceptableContentType(received: "text/html", accepted: "application/json"),
       .invalidResponse,
       .responseTooLarge(limit: 1_024),
+      .transport(code: URLError.Code.cannotParseResponse.rawValue),
+      .transport(code: URLError.Code.cannotDecodeContentData.rawValue),
     ]
   )
   func unreadable(network: NetworkError) {

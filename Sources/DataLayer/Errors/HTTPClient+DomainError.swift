@@ -12,11 +12,12 @@ extension HTTPClient {
   /// - status 404 and 410 → `notFound`; status 500 and above → `server(status:)`; any other
   ///   status → `unexpected(reason:)`;
   /// - an unreadable answer (`noData`, `decodingFailed`, `unacceptableContentType`,
-  ///   `invalidResponse`) → `invalidData(reason:)`;
+  ///   `invalidResponse`, `responseTooLarge`) → `invalidData(reason:)`;
   /// - a request that could not be built (`invalidURL`, `invalidRequest`) → `unexpected(reason:)`;
   /// - a transport failure: timed out → `timeout`; not connected, cannot connect, cannot find
   ///   the host, DNS failure, connection lost, roaming off, data not allowed → `offline`;
-  ///   cancelled → `cancelled`; anything else → `unexpected(reason:)`.
+  ///   cancelled → `cancelled`; a response that cannot be parsed or decoded (its framing, its
+  ///   content encoding) → `invalidData(reason:)`; anything else → `unexpected(reason:)`.
   ///
   /// Reasons are built from `NetworkError.description`, which is redacted, so they never carry
   /// a token or a password.

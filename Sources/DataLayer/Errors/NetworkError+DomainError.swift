@@ -29,11 +29,11 @@ extension NetworkError {
     case .invalidURL, .invalidRequest:
       return .unexpected(reason: description)
     case .transport(let code):
-      return Self.domainError(transportCode: URLError.Code(rawValue: code))
+      return Self.domainError(transportCode: URLError.Code(rawValue: code), description: description)
     }
   }
 
-  private static func domainError(transportCode code: URLError.Code?) -> DomainError {
+  private static func domainError(transportCode code: URLError.Code?, description: String) -> DomainError {
     switch code {
     case .timedOut?:
       .timeout
@@ -42,6 +42,9 @@ extension NetworkError {
       .offline
     case .cancelled?:
       .cancelled
+    // The server answered, with something that cannot be read: a body that does not decode.
+    case .cannotParseResponse?, .cannotDecodeContentData?, .cannotDecodeRawData?:
+      .invalidData(reason: description)
     default:
       .unexpected(reason: "transport error \(code.map { "\($0.rawValue)" } ?? "unknown")")
     }
