@@ -14,12 +14,15 @@ final class RefreshWaiters: Sendable {
     // Cancelled before its continuation existed; it resumes at once when it does.
     case cancelled
     case waiting(CheckedContinuation<Result<AuthTokens, NetworkError>, Never>)
+    // Resumed, or never to be: nothing is left to do for it.
+    case done
   }
 
   private struct State {
     var outcome: Result<AuthTokens, NetworkError>?
-    var nextID: UInt64 = 0
-    var waiters: [UInt64: Waiter] = [:]
+    /// Indexed by waiter: one refresh has one set of waiters, numbered from 0 as they come, so
+    /// an array does what a dictionary would without hashing a thousand keys in a storm.
+    var waiters: [Waiter] = []
   }
 
   private let state = Locked(State())
@@ -27,23 +30,20 @@ final class RefreshWaiters: Sendable {
   /// The refresh's outcome, or ``NetworkError/cancelled`` as soon as the calling task is
   /// cancelled, whichever comes first.
   func wait() async -> Result<AuthTokens, NetworkError> {
-    let registration: (id: UInt64, outcome: Result<AuthTokens, NetworkError>?) = state.withLock { state in
+    let registration: (id: Int, outcome: Result<AuthTokens, NetworkError>?) = state.withLock { state in
       if let outcome = state.outcome { return (0, outcome) }
-      state.nextID += 1
-      state.waiters[state.nextID] = .starting
-      return (state.nextID, nil)
+      state.waiters.append(.starting)
+      return (state.waiters.count - 1, nil)
     }
     if let outcome = registration.outcome { return outcome }
     let id = registration.id
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let ready: Result<AuthTokens, NetworkError>? = state.withLock { state in
-          if let outcome = state.outcome {
-            state.waiters[id] = nil
-            return outcome
-          }
+          // Once there is an outcome the waiters are gone, `id` with them.
+          if let outcome = state.outcome { return outcome }
           guard case .starting = state.waiters[id] else {
-            state.waiters[id] = nil
+            state.waiters[id] = .done
             return .failure(.cancelled)
           }
           state.waiters[id] = .waiting(continuation)
@@ -55,14 +55,15 @@ final class RefreshWaiters: Sendable {
       // Exactly one side takes a continuation out under the lock, and only that side resumes it.
       let continuation: CheckedContinuation<Result<AuthTokens, NetworkError>, Never>? = state.withLock {
         state in
+        guard state.outcome == nil else { return nil }
         switch state.waiters[id] {
         case .starting:
           state.waiters[id] = .cancelled
           return nil
         case .waiting(let continuation):
-          state.waiters[id] = nil
+          state.waiters[id] = .done
           return continuation
-        case .cancelled, nil:
+        case .cancelled, .done:
           return nil
         }
       }
@@ -70,16 +71,16 @@ final class RefreshWaiters: Sendable {
     }
   }
 
-  /// Gives `outcome` to every waiter, and to everyone who starts waiting later. Only the first
-  /// call counts.
+  /// Gives `outcome` to every waiter, in the order they began to wait, and to everyone who starts
+  /// waiting later. Only the first call counts.
   func finish(_ outcome: Result<AuthTokens, NetworkError>) {
     let waiting: [CheckedContinuation<Result<AuthTokens, NetworkError>, Never>] = state.withLock { state in
       guard state.outcome == nil else { return [] }
       state.outcome = outcome
-      let waiting = state.waiters.values.compactMap { waiter in
+      let waiting = state.waiters.compactMap { waiter in
         if case .waiting(let continuation) = waiter { continuation } else { nil }
       }
-      state.waiters = [:]
+      state.waiters = []
       return waiting
     }
     for continuation in waiting { continuation.resume(returning: outcome) }
