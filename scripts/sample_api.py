@@ -532,11 +532,15 @@ class SampleAPI:
 
     # -- bookkeeping called by the request handler ---------------------------
 
-    def begin_request(self, method: str, path: str, has_authorization: bool) -> Optional[Fault]:
+    def begin_request(self, method: str, path: str,
+                      has_authorization: bool) -> Tuple[Optional[Fault], int]:
         """Count a non-control request and consume the first matching fault.
 
-        Returns a snapshot of that fault, or None. Counting happens here, on
-        arrival, so faulted and cancelled requests are counted too.
+        Returns a snapshot of that fault, or None, and the release generation
+        its delay begins in. Counting happens here, on arrival, so faulted and
+        cancelled requests are counted too. A delay is in progress from here
+        on, under the same lock, so a release sent after a test saw the
+        request counted always finds it.
         """
         with self.lock:
             self.requests += 1
@@ -556,18 +560,14 @@ class SampleAPI:
                         fault.count -= 1
                         if fault.count == 0:
                             del self.faults[index]
-                    return snapshot
-            return None
+                    if snapshot.delay:
+                        self.delays_in_progress += 1
+                    return snapshot, self.release_generation
+            return None, self.release_generation
 
     def count_cancelled(self) -> None:
         with self.lock:
             self.cancelled += 1
-
-    def begin_delay(self) -> int:
-        """Count a delay in progress; returns the release generation it began in."""
-        with self.lock:
-            self.delays_in_progress += 1
-            return self.release_generation
 
     def end_delay(self) -> None:
         with self.lock:
@@ -1074,11 +1074,11 @@ class SampleRequestHandler(BaseHTTPRequestHandler):
         if self.server.probes.handle(self, request):
             return
 
-        fault = api.begin_request(self.command, path, "Authorization" in self.headers)
+        fault, generation = api.begin_request(self.command, path, "Authorization" in self.headers)
         if fault is None:
             self._send(api.api_router.dispatch(request))
         else:
-            self._send_with_fault(request, fault)
+            self._send_with_fault(request, fault, generation)
 
     # Every method goes through the router, so an unsupported method on a
     # known path gets a 405 rather than the base class's 501.
@@ -1098,9 +1098,9 @@ class SampleRequestHandler(BaseHTTPRequestHandler):
             raise HTTPError(400, "incomplete request body")
         return body
 
-    def _send_with_fault(self, request: Request, fault: Fault) -> None:
+    def _send_with_fault(self, request: Request, fault: Fault, generation: int) -> None:
         api = self.server.api
-        if fault.delay and not self._wait_while_client_connected(fault.delay):
+        if fault.delay and not self._wait_while_client_connected(fault.delay, generation):
             api.count_cancelled()
             self.close_connection = True
             self._log_outcome("cancelled by client during delay")
@@ -1131,16 +1131,16 @@ class SampleRequestHandler(BaseHTTPRequestHandler):
             response.body = b""
         self._send(response, truncate=fault.body == "truncated")
 
-    def _wait_while_client_connected(self, seconds: float) -> bool:
-        """Sleep for `seconds`, or until POST /_control/release; return False
-        early if the client hangs up.
+    def _wait_while_client_connected(self, seconds: float, generation: int) -> bool:
+        """Sleep for `seconds`, or until a POST /_control/release after
+        `generation`; return False early if the client hangs up. Ends the
+        delay that begin_request began.
 
         A readable socket whose MSG_PEEK read returns b"" (orderly close) or
         fails (reset) means the client is gone. Peeking leaves any real
         bytes in place for the next request on this connection.
         """
         api = self.server.api
-        generation = api.begin_delay()
         try:
             return self._wait_for_end_of_delay(seconds, generation)
         finally:

@@ -2,12 +2,19 @@ import LayeredSupport
 
 /// The injected delays in progress, which `POST /_control/release` ends at once.
 ///
-/// A delay ends at the first of three things: its time runs out, a release, or the request that
-/// waits in it is cancelled. A release ends only the delays already in progress; one that begins
-/// afterwards waits its full time, as in the Python twin.
+/// A delay is in progress from ``begin()``, which the API calls as it counts the request, so a
+/// release sent after a test saw the request counted always finds it. It ends at the first of
+/// three things: its time runs out, a release, or the request that waits in it is cancelled. A
+/// release ends only the delays already in progress; one that begins afterwards waits its full
+/// time, as in the Python twin.
 final class InjectedDelays: Sendable {
+  /// One delay, begun and not yet waited out.
+  struct Ticket: Sendable {
+    fileprivate let id: UInt64
+  }
+
   private enum Entry {
-    /// Begun, but its continuation is not stored yet.
+    /// Begun; its continuation is not stored yet.
     case starting
     case waiting(CheckedContinuation<Void, Never>)
     /// Ended while `starting`: the continuation resumes as soon as it arrives.
@@ -21,13 +28,18 @@ final class InjectedDelays: Sendable {
 
   private let entries = Locked(Entries())
 
-  /// Waits `seconds`, or less if released; `false` if the waiting task was cancelled.
-  func wait(seconds: Double) async -> Bool {
-    let id = entries.withLock { entries in
+  /// Puts a delay in progress, for ``wait(_:seconds:)`` to wait out.
+  func begin() -> Ticket {
+    entries.withLock { entries in
       entries.lastID += 1
       entries.byID[entries.lastID] = .starting
-      return entries.lastID
+      return Ticket(id: entries.lastID)
     }
+  }
+
+  /// Waits `seconds` from now, or less if released; `false` if the waiting task was cancelled.
+  func wait(_ ticket: Ticket, seconds: Double) async -> Bool {
+    let id = ticket.id
     let timer = Task { [self] in
       // A release or a cancellation cancels this sleep, which then ends nothing: the entry is gone.
       try? await Task.sleep(for: .seconds(seconds))

@@ -37,21 +37,27 @@ public final class SampleAPI: InProcessHandler {
       return .respond(control(request))
     }
 
-    let fault = state.withLock { state -> SampleFault? in
+    let faulted = state.withLock { state -> (fault: SampleFault, delay: InjectedDelays.Ticket?)? in
       state.counters.requests += 1
       if request.header("Authorization") != nil { state.counters.authorized += 1 }
       state.counters.paths["\(request.method) \(request.percentEncodedPath)", default: 0] += 1
       // Counted on arrival, so faulted and cancelled attempts show up too.
       if request.method == "POST" && request.path == "/auth/login" { state.counters.logins += 1 }
       if request.method == "POST" && request.path == "/auth/refresh" { state.counters.refreshes += 1 }
-      return state.consumeFault(method: request.method, path: request.path)
+      guard let fault = state.consumeFault(method: request.method, path: request.path) else { return nil }
+      // In progress as the request is counted, so a release that follows the count finds it.
+      return (fault, (fault.delay ?? 0) > 0 ? delays.begin() : nil)
     }
-    guard let fault else { return .respond(await route(request)) }
-    return await apply(fault, to: request)
+    guard let faulted else { return .respond(await route(request)) }
+    return await apply(faulted.fault, delay: faulted.delay, to: request)
   }
 
-  private func apply(_ fault: SampleFault, to request: InProcessRequest) async -> InProcessReply {
-    if let delay = fault.delay, delay > 0, await !delays.wait(seconds: delay) {
+  private func apply(
+    _ fault: SampleFault,
+    delay ticket: InjectedDelays.Ticket?,
+    to request: InProcessRequest
+  ) async -> InProcessReply {
+    if let ticket, let delay = fault.delay, await !delays.wait(ticket, seconds: delay) {
       state.withLock { $0.counters.cancelled += 1 }
       return .fail(.cancelled)
     }
