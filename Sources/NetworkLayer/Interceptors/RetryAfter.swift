@@ -30,9 +30,7 @@ public enum RetryAfter {
   }
 
   private static func deltaSeconds(_ text: String) -> Duration? {
-    // `Int64(_:)` alone would accept a leading sign, which RFC 9110's `1*DIGIT` does not.
-    guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
-    else { return nil }
+    guard text.isDecimalDigits else { return nil }
     return .seconds(Int64(text) ?? .max)
   }
 

@@ -29,30 +29,15 @@ enum ResponseFraming {
   /// length repeated in a comma-separated list, which is how Foundation joins a duplicated field.
   /// `nil` for anything else.
   static func declaredLength(_ field: String) -> Int64? {
-    field.withUTF8Bytes { bytes -> Int64? in
-      var declared: Int64?
-      var index = 0
-      func skipWhitespace() {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
-      }
-      while true {
-        skipWhitespace()
-        let start = index
-        var length: Int64 = 0
-        while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
-          let (shifted, overflowed) = length.multipliedReportingOverflow(by: 10)
-          let (sum, carried) = shifted.addingReportingOverflow(Int64(bytes[index] &- 0x30))
-          guard !overflowed, !carried else { return nil }
-          length = sum
-          index += 1
-        }
-        guard index > start, declared == nil || declared == length else { return nil }
-        declared = length
-        skipWhitespace()
-        guard index < bytes.count else { return declared }
-        guard bytes[index] == 0x2C else { return nil }
-        index += 1
-      }
+    var declared: Int64?
+    for element in field.split(separator: ",", omittingEmptySubsequences: false) {
+      // One number between optional spaces and tabs: splitting on them must leave exactly one piece.
+      let pieces = element.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      guard pieces.count == 1, pieces[0].isDecimalDigits, let length = Int64(pieces[0]),
+        declared == nil || declared == length
+      else { return nil }
+      declared = length
     }
+    return declared
   }
 }
