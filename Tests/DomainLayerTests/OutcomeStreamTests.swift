@@ -47,7 +47,8 @@ struct OutcomeStreamTests {
       }
       return 0
     }
-    let sawCancellation = await cancelConsumer(of: stream, once: started.stream, reading: cancelled.stream)
+    let (sawCancellation, _) = await cancelConsumer(
+      of: stream, once: started.stream, reading: cancelled.stream)
     #expect(sawCancellation == true)
   }
 
@@ -61,8 +62,10 @@ struct OutcomeStreamTests {
       try? await Task.sleep(for: .seconds(600))
       cancelled.continuation.yield(Task.isCancelled)
     }
-    let sawCancellation = await cancelConsumer(of: stream, once: started.stream, reading: cancelled.stream)
+    let (sawCancellation, received) = await cancelConsumer(
+      of: stream, once: started.stream, reading: cancelled.stream)
     #expect(sawCancellation == true)
+    #expect(received <= 1)
   }
 
   @Test("a stream dropped unread never starts its work, and lets go of it")
@@ -118,18 +121,22 @@ struct OutcomeStreamTests {
 }
 
 /// Consumes `stream` in a task of its own, cancels that task once the work signals through
-/// `started`, and returns what the work then reports through `cancelled`.
+/// `started`, and returns what the work then reports through `cancelled`, with how many outcomes
+/// the consumer had received when its loop ended.
 private func cancelConsumer(
   of stream: OutcomeStream<Int>, once started: AsyncStream<Void>, reading cancelled: AsyncStream<Bool>
-) async -> Bool? {
+) async -> (sawCancellation: Bool?, received: Int) {
   let consumer = Task {
-    for await _ in stream {}
+    var received = 0
+    for await _ in stream { received += 1 }
+    return received
   }
   var startedIterator = started.makeAsyncIterator()
   await startedIterator.next()
   consumer.cancel()
   var cancelledIterator = cancelled.makeAsyncIterator()
-  return await cancelledIterator.next()
+  let sawCancellation = await cancelledIterator.next()
+  return (sawCancellation, await consumer.value)
 }
 
 /// Something a stream's work holds on to, to show when the work is released.
