@@ -42,6 +42,22 @@ struct RequestLineLoopbackTests {
     }
   }
 
+  @Test("a client that has sent more paths than it keeps parsed still sends each to its own path")
+  func everyPathArrivesAsAskedAcrossReuse() async throws {
+    try await withServer { client, connection in
+      // Twice as many URLs as the client keeps parsed, in turn, three times over: each one is
+      // parsed, handed out again, and pushed out by others; then one asked for twice in a row.
+      let paths = (1...16).map { ["todos", String($0)] } + [["articles", "today"]]
+      var expected: [String] = []
+      for path in Array(repeating: paths, count: 3).joined() + [["todos", "3"], ["todos", "3"]] {
+        _ = await client.outcome(Endpoint.raw(path: path))
+        expected.append("GET /\(path.joined(separator: "/")) HTTP/1.1")
+      }
+      let received = try await connection.received()
+      #expect(received.map(\.line) == expected)
+    }
+  }
+
   @Test(
     "a method, header value, Accept or content type with CR, LF or NUL fails before anything is sent",
     arguments: [

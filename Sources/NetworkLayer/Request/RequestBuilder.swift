@@ -30,6 +30,7 @@ public struct RequestBuilder: Sendable {
   /// The base URL taken apart once, so that a request is a string concatenation and one
   /// `URL(string:)` instead of a `URLComponents` round trip; `nil` when it is not http(s).
   private let base: BaseParts?
+  private let recentURLs = RecentURLs()
 
   /// Creates a builder for endpoints below `baseURL`.
   public init(baseURL: URL) {
@@ -69,7 +70,7 @@ public struct RequestBuilder: Sendable {
       text += fragment
     }
 
-    guard let url = URL(string: text) else {
+    guard let url = recentURLs.url(for: text) else {
       throw .invalidURL("could not form a URL for path \(endpoint.path)")
     }
 
