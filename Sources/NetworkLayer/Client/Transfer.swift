@@ -41,6 +41,8 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     var early: Outcome?
     var response: HTTPURLResponse?
     var body = Data()
+    /// The body length the response announced, or `nil` when it did not.
+    var announced: Int?
     var redirect: URLRequest?
   }
 
@@ -104,10 +106,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     let announced = response.expectedContentLength
     let tooLarge = state.withLock { state in
       state.response = http
-      // A response announced as too large is refused before a byte of its body is stored; one
-      // that fits is stored in a buffer sized once, so growing it never holds two copies.
+      // A response announced as too large is refused before a byte of its body is stored.
       guard announced <= Int64(limit) else { return true }
-      if announced > 0 { state.body.reserveCapacity(Int(announced)) }
+      state.announced = announced > 0 ? Int(announced) : nil
       return false
     }
     if tooLarge {
@@ -130,7 +131,14 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     let tooLarge = state.withLock { state in
       guard case .running = state.phase else { return false }
       guard state.body.count + data.count <= limit else { return true }
-      state.body.append(data)
+      if state.body.isEmpty, data.count == state.announced ?? data.count {
+        // The whole body in one chunk, as a small response arrives: kept as it is, not copied.
+        state.body = data
+      } else {
+        // A body in pieces is stored in a buffer sized once, so growing it never holds two copies.
+        if state.body.isEmpty, let announced = state.announced { state.body.reserveCapacity(announced) }
+        state.body.append(data)
+      }
       return false
     }
     if tooLarge { finish(.failure(.responseTooLarge(limit: limit))) }
