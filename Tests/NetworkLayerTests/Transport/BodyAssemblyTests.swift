@@ -23,15 +23,16 @@ struct BodyAssemblyTests {
   )
   func piecesAreJoined(pieces: [String], declaresLength: Bool) async throws {
     let client = URLSessionHTTPClient(
-      baseURL: PiecewiseURLProtocol.baseURL, session: PiecewiseURLProtocol.session)
+      baseURL: try #require(PiecewiseURLProtocol.baseURL), session: PiecewiseURLProtocol.session)
     let body = try await client.send(PiecewiseURLProtocol.endpoint(pieces, declaresLength: declaresLength))
     #expect(String(decoding: body, as: UTF8.self) == pieces.joined())
   }
 
   @Test("pieces that together pass the size limit fail as too large, though each one fits")
-  func piecesCountTowardsTheLimit() async {
+  func piecesCountTowardsTheLimit() async throws {
     let client = URLSessionHTTPClient(
-      baseURL: PiecewiseURLProtocol.baseURL, session: PiecewiseURLProtocol.session, maximumResponseSize: 5)
+      baseURL: try #require(PiecewiseURLProtocol.baseURL), session: PiecewiseURLProtocol.session,
+      maximumResponseSize: 5)
     let result = await client.outcome(PiecewiseURLProtocol.endpoint(["abc", "def"], declaresLength: false))
     #expect(result == .failure(.responseTooLarge(limit: 5)))
   }
@@ -40,7 +41,7 @@ struct BodyAssemblyTests {
 /// Answers 200 with the body given in the request's query, one `didLoad` per `piece` item, with a
 /// `Content-Length` unless `length=none`.
 private final class PiecewiseURLProtocol: URLProtocol {
-  static let baseURL = URL(filePath: "/").hostURL("pieces.invalid")
+  static let baseURL = URL(string: "http://pieces.invalid")
 
   static let session: URLSession = {
     let configuration = URLSessionConfiguration.ephemeral
@@ -80,14 +81,4 @@ private final class PiecewiseURLProtocol: URLProtocol {
   }
 
   override func stopLoading() {}
-}
-
-extension URL {
-  /// `http://<host>`, built from a literal host.
-  fileprivate func hostURL(_ host: String) -> URL {
-    var components = URLComponents()
-    components.scheme = "http"
-    components.host = host
-    return components.url ?? self
-  }
 }
