@@ -27,8 +27,9 @@ public struct RequestBuilder: Sendable {
   /// The URL every endpoint path is appended to.
   public let baseURL: URL
 
-  /// The base URL taken apart once, so that a request is a string concatenation and one
-  /// `URL(string:)` instead of a `URLComponents` round trip; `nil` when it is not http(s).
+  /// The base URL taken apart once, so that a request is a string concatenation and at most one
+  /// `URL(string:)` (see `recentURLs`) instead of a `URLComponents` round trip; `nil` when it is
+  /// not http(s).
   private let base: BaseParts?
   private let recentURLs = RecentURLs()
 
