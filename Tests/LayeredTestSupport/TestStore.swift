@@ -110,12 +110,12 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
   @MainActor
   public struct Work {
     fileprivate let store: TestStore
-    fileprivate let ids: [Int]
+    fileprivate let ids: Range<Int>
 
     /// Returns once all of the action's work (except watches) has ended. Its outputs stay
     /// queued for the test to receive.
     public func finish() async {
-      while store.viewModel.isAnyLive(ids) { await store.waitForActivity(until: nil) }
+      while store.viewModel.isAnyAwaitedLive(in: ids) { await store.waitForActivity(until: nil) }
     }
   }
 

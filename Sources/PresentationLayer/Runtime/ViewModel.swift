@@ -118,7 +118,7 @@ public final class ViewModel<F: Feature> {
     // wake-up of the main actor, not one for the delivery and another for the waiter.
     while true {
       deliverReports()
-      guard isAnyLive(pending), !Task.isCancelled else { return }
+      guard ledger.isAnyAwaitedLive(in: pending), !Task.isCancelled else { return }
       await waitForReports(on: pending)
     }
   }
@@ -128,19 +128,21 @@ public final class ViewModel<F: Feature> {
   public func cancel() {
     guard !isShutDown else { return }
     isShutDown = true
-    end(ledger.entries.map(\.id), cancelling: true)
+    end(where: { _ in true }, cancelling: true)
     stateBroadcaster.finish()
     eventBroadcaster.finish()
   }
 
-  /// Sends `action` like ``send(_:)``; returns the work ``sendAndWait(_:)`` would wait for.
-  package func sendTrackingWork(_ action: F.Action) -> [Int] {
+  /// Sends `action` like ``send(_:)``; returns the ids of the work it scheduled, among which
+  /// ``sendAndWait(_:)`` waits for the awaited work.
+  package func sendTrackingWork(_ action: F.Action) -> Range<Int> {
     accept(action)
   }
 
-  /// Whether any of the work `ids` is live (running or queued).
-  package func isAnyLive(_ ids: [Int]) -> Bool {
-    ledger.isAnyLive(ids)
+  /// Whether any work with an id in `ids` that ``sendAndWait(_:)`` would wait for is live
+  /// (running or queued).
+  package func isAnyAwaitedLive(in ids: Range<Int>) -> Bool {
+    ledger.isAnyAwaitedLive(in: ids)
   }
 
   /// Whether any work that ``sendAndWait(_:)`` would wait for is live (running or queued).
@@ -190,7 +192,7 @@ public final class ViewModel<F: Feature> {
   nonisolated func post(_ report: WorkReport) {
     let priority = Task.currentPriority
     let delivery: ReportDelivery = mailbox.withLock { mailbox in
-      mailbox.reports.append(report)
+      mailbox.post(report)
       guard !mailbox.isDeliveryDue else { return .due }
       mailbox.isDeliveryDue = true
       guard let index = mailbox.waiters.firstIndex(where: { $0.priority >= priority }) else {
@@ -210,11 +212,15 @@ public final class ViewModel<F: Feature> {
 
   // MARK: - Scheduling
 
-  /// Plans `action`, applies its immediate effects and schedules its work; returns the awaited
-  /// work that is still live afterwards, which a waiter waits for.
+  /// Plans `action`, applies its immediate effects and schedules its work; returns the ids made
+  /// for that work, the awaited and live ones among which a waiter waits for.
+  ///
+  /// A range, not a list, which would be allocated on every action: scheduling runs no code of
+  /// the app's (the immediate state is published before it), so no id is made meanwhile except
+  /// for this work, and work that was dropped, or has already ended, is not in the ledger.
   @discardableResult
-  private func accept(_ action: F.Action) -> [Int] {
-    guard !isShutDown else { return [] }
+  private func accept(_ action: F.Action) -> Range<Int> {
+    guard !isShutDown else { return 0..<0 }
     let plan = feature.plan(for: action, in: current)
     let immediate = plan.immediate
     // `count`, not `isEmpty`: on an unspecialised generic array, `isEmpty` is `Collection`'s and
@@ -225,19 +231,13 @@ public final class ViewModel<F: Feature> {
       for index in 0..<immediate.count { F.reduce(&next, immediate[index]) }
       publish(next)
     }
-    guard plan.work.count > 0 else { return [] }
-    var awaited: [Int] = []
-    for index in 0..<plan.work.count {
-      let work = plan.work[index]
-      if let id = schedule(work), work.isAwaited { awaited.append(id) }
-    }
-    // A later `latest` of the same plan may already have cancelled an earlier part of it.
-    awaited.removeAll { !ledger.isLive($0) }
-    return awaited
+    let firstID = ledger.nextID
+    for index in 0..<plan.work.count { schedule(plan.work[index]) }
+    return firstID..<ledger.nextID
   }
 
-  /// Starts, queues or drops `work` as its policy says; returns its id unless it was dropped.
-  private func schedule(_ work: ActionPlan<F>.Work) -> Int? {
+  /// Starts, queues or drops `work` as its policy says.
+  private func schedule(_ work: ActionPlan<F>.Work) {
     let lane = work.lane
     let priority = Task.currentPriority
     let live = ledger.liveWork(inLane: lane)
@@ -246,18 +246,17 @@ public final class ViewModel<F: Feature> {
     case .merge:
       break
     case .latest:
-      end(live, cancelling: true)
+      if !live.isEmpty { end(where: live.contains, cancelling: true) }
     case .dropWhileBusy:
-      guard live.isEmpty else { return nil }
+      guard live.isEmpty else { return }
     case .queue where live.isEmpty:
       break
     case .queue:
       enqueue(work, id: id, lane: lane, after: live, priority: priority)
-      return id
+      return
     }
     ledger.add(.init(id: id, lane: lane, isAwaited: work.isAwaited, phase: .running))
     start(id, work, priority: priority)
-    return id
   }
 
   /// Starts `work`'s operation off the main actor, in a Task of its own at `priority` (that of
@@ -295,17 +294,20 @@ public final class ViewModel<F: Feature> {
     }
   }
 
-  /// Forgets the work `ids`, cancelling its Tasks if asked, wakes the callers of
+  /// Forgets the work whose id `isEnding`, cancelling its Tasks if asked, wakes the callers of
   /// ``sendAndWait(_:)`` to look at their work again, and starts the queued work whose turn has
   /// come.
-  private func end(_ ids: [Int], cancelling: Bool) {
-    guard !ids.isEmpty else { return }
-    let (ended, unstarted, ready) = ledger.end(ids)
-    guard !ended.isEmpty else { return }
+  ///
+  /// Only running work has a Task, so the Tasks to forget are those whose id `isEnding`, whether
+  /// or not the work was still live. A predicate, not a list of ids: the one id of work that
+  /// returned would otherwise be put in an array allocated for it.
+  private func end(where isEnding: (Int) -> Bool, cancelling: Bool) {
+    let (endedCount, unstarted, ready) = ledger.end(where: isEnding)
+    guard endedCount > 0 else { return }
     let cancelled = runningTasks.withLock { tasks in
       var cancelled: [Task<Void, Never>] = []
       tasks.removeAll { running in
-        guard ended.contains(running.id) else { return false }
+        guard isEnding(running.id) else { return false }
         if cancelling { cancelled.append(running.task) }
         return true
       }
@@ -314,27 +316,21 @@ public final class ViewModel<F: Feature> {
     for task in cancelled { task.cancel() }
     wakeWaiters()
     if !unstarted.isEmpty || !ready.isEmpty { updateQueue(forgetting: unstarted, starting: ready) }
-    if tap != nil { recordWorkEnded(count: ended.count) }
+    if tap != nil { recordWorkEnded(count: endedCount) }
   }
 
   /// Acts on the queued reports, in order, until none is left.
+  ///
+  /// One report per turn of the lock, not the whole queue: the queue then keeps its storage from
+  /// one action to the next, where handing it over would make each action's reports allocate it
+  /// again.
   private func deliverReports() {
-    while true {
-      let reports = mailbox.withLock { mailbox in
-        defer { mailbox.reports = [] }
-        // Cleared only when there is nothing to deliver, so that a report posted while this
-        // loop runs is either taken by the loop or schedules a delivery of its own.
-        if mailbox.reports.isEmpty { mailbox.isDeliveryDue = false }
-        return mailbox.reports
-      }
-      guard !reports.isEmpty else { return }
-      for report in reports {
-        switch report {
-        case .reaction(let apply):
-          apply()
-        case .returned(let id):
-          end([id], cancelling: false)
-        }
+    while let report = mailbox.withLock({ $0.take() }) {
+      switch report {
+      case .reaction(let apply):
+        apply()
+      case .returned(let id):
+        end(where: { $0 == id }, cancelling: false)
       }
     }
   }
@@ -360,7 +356,7 @@ public final class ViewModel<F: Feature> {
   /// Suspends a caller of ``sendAndWait(_:)`` until work posts a report (which it then
   /// delivers), work ends on the main actor, or its Task is cancelled; returns at once if a
   /// report is already waiting or none of the work `pending` is live.
-  private func waitForReports(on pending: [Int]) async {
+  private func waitForReports(on pending: Range<Int>) async {
     let waiterID = ledger.makeID()
     let priority = Task.currentPriority
     await withTaskCancellationHandler {
@@ -369,11 +365,11 @@ public final class ViewModel<F: Feature> {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
         // The work is looked at again where the waiter registers, not only by the caller: should
         // anything ever suspend in between, work that ended meanwhile would wake nobody.
-        guard ledger.isAnyLive(pending) else { return continuation.resume() }
+        guard ledger.isAnyAwaitedLive(in: pending) else { return continuation.resume() }
         // Checked under the lock the cancellation handler takes: either the handler finds the
         // continuation, or the cancellation is already visible here.
         let isWaiting = mailbox.withLock { mailbox in
-          guard mailbox.reports.isEmpty, !Task.isCancelled else { return false }
+          guard !mailbox.hasReports, !Task.isCancelled else { return false }
           mailbox.waiters.append(
             ReportWaiter(id: waiterID, continuation: continuation, priority: priority))
           return true
@@ -433,10 +429,36 @@ public final class ViewModel<F: Feature> {
 /// Reports waiting for the main actor, and the callers of ``ViewModel/sendAndWait(_:)`` waiting
 /// for them.
 private struct ReportMailbox {
-  var reports: [WorkReport] = []
+  /// The reports not yet delivered, from `delivered` on.
+  private var reports: [WorkReport] = []
+  private var delivered = 0
   /// Whether a delivery is scheduled or under way, which will take any report posted now.
   var isDeliveryDue = false
   var waiters: [ReportWaiter] = []
+
+  var hasReports: Bool { delivered < reports.count }
+
+  mutating func post(_ report: WorkReport) {
+    reports.append(report)
+  }
+
+  /// The oldest report not yet delivered; `nil`, and no delivery due any more, when there is none.
+  mutating func take() -> WorkReport? {
+    guard delivered < reports.count else {
+      // Cleared only when there is nothing to deliver, so that a report posted while a delivery
+      // runs is either taken by it or schedules a delivery of its own.
+      isDeliveryDue = false
+      return nil
+    }
+    let report = reports[delivered]
+    delivered += 1
+    if delivered == reports.count {
+      // A burst of reports may have grown the storage; only a small one is worth keeping.
+      reports.removeAll(keepingCapacity: reports.capacity <= 16)
+      delivered = 0
+    }
+    return report
+  }
 }
 
 /// A caller of ``ViewModel/sendAndWait(_:)`` waiting for reports.

@@ -24,7 +24,8 @@ struct WorkLedger {
 
   /// In the order the work was added, which is the order of the ids.
   private(set) var entries: [Entry] = []
-  private var nextID = 0
+  /// The id ``makeID()`` makes next.
+  private(set) var nextID = 0
   /// How many entries are queued, so that ending work skips looking for queued work when
   /// there is none.
   private var queuedCount = 0
@@ -41,12 +42,9 @@ struct WorkLedger {
     entries.append(entry)
   }
 
-  func isLive(_ id: Int) -> Bool {
-    entries.contains { $0.id == id }
-  }
-
-  func isAnyLive(_ ids: [Int]) -> Bool {
-    entries.contains { ids.contains($0.id) }
+  /// Whether any awaited work with an id in `ids` is live.
+  func isAnyAwaitedLive(in ids: Range<Int>) -> Bool {
+    entries.contains { $0.isAwaited && ids.contains($0.id) }
   }
 
   func isRunning(_ id: Int) -> Bool {
@@ -60,26 +58,29 @@ struct WorkLedger {
     entries.compactMap { $0.lane == lane ? $0.id : nil }
   }
 
-  /// Forgets the work `ids`. Returns those that were live, those of them that were still
-  /// queued, and the queued work whose turn has come, in the order it was queued, now recorded as
-  /// running.
-  mutating func end(_ ids: [Int]) -> (ended: [Int], unstarted: [Int], ready: [Int]) {
-    var ended: [Int] = []
+  /// Forgets the work whose id `isEnding`. Returns how much work that was, the work among it
+  /// that was still queued, and the queued work whose turn has come, in the order it was queued,
+  /// now recorded as running.
+  ///
+  /// An id that `isEnding` but is no longer live was taken out of every queued work's `after`
+  /// when its work ended, so testing `after` with `isEnding` finds only work ending now.
+  mutating func end(where isEnding: (Int) -> Bool) -> (endedCount: Int, unstarted: [Int], ready: [Int]) {
+    var endedCount = 0
     var unstarted: [Int] = []
     entries.removeAll { entry in
-      guard ids.contains(entry.id) else { return false }
+      guard isEnding(entry.id) else { return false }
       if case .queued = entry.phase {
         queuedCount -= 1
         unstarted.append(entry.id)
       }
-      ended.append(entry.id)
+      endedCount += 1
       return true
     }
-    guard queuedCount > 0, !ended.isEmpty else { return (ended, unstarted, []) }
+    guard queuedCount > 0, endedCount > 0 else { return (endedCount, unstarted, []) }
     var ready: [Int] = []
     for index in entries.indices {
       guard case .queued(var after) = entries[index].phase else { continue }
-      after.removeAll { ended.contains($0) }
+      after.removeAll(where: isEnding)
       if after.isEmpty {
         ready.append(entries[index].id)
         entries[index].phase = .running
@@ -88,6 +89,6 @@ struct WorkLedger {
         entries[index].phase = .queued(after: after)
       }
     }
-    return (ended, unstarted, ready)
+    return (endedCount, unstarted, ready)
   }
 }

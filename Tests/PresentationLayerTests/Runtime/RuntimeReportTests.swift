@@ -31,6 +31,18 @@ struct RuntimeReportTests {
     #expect(viewModel.state.values.count == 100)
   }
 
+  @Test("a burst of outcomes, then small ones, each arrive whole and in order")
+  func burstsArriveWhole() async {
+    let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
+    await viewModel.sendAndWait(.follow((0..<300).map { .success($0) }))
+    #expect(viewModel.state.values == Array(0..<300))
+    for round in 0..<3 {
+      await viewModel.sendAndWait(.follow([.success(1000 + round), .success(2000 + round)]))
+    }
+    #expect(viewModel.state.values.suffix(6) == [1000, 2000, 1001, 2001, 1002, 2002])
+    #expect(!viewModel.hasLiveWork)
+  }
+
   @Test("callers waiting at the same time all return, each with its work's outcomes delivered")
   func concurrentWaitersAllReturn() async {
     let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
