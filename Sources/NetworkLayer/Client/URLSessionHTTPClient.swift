@@ -97,34 +97,41 @@ public struct URLSessionHTTPClient: HTTPClient {
     let deadline = endpoint.deadline ?? defaultDeadline
     let scope = CallScope()
     let timer = DeadlineTimer.start(after: deadline, on: clock) { scope.end(.timeout) }
-    var result = await withTaskCancellationHandler { () async -> Result<Response, NetworkError> in
-      do throws(NetworkError) {
-        let value = try await perform(endpoint, call: call, deadline: deadline, scope: scope)
+    // The value comes back as the operation's result and a failure as its error, not as a
+    // `Result` of the caller's type, whose metadata this generic code would look up at run time
+    // on every call. The operation throws untyped, as `withTaskCancellationHandler` rethrows:
+    // a typed one would be wrapped in a conversion that costs more than the look-up.
+    let value: Response
+    do {
+      value = try await withTaskCancellationHandler { () async throws -> Response in
+        let value: Response
+        do throws(NetworkError) {
+          value = try await perform(endpoint, call: call, deadline: deadline, scope: scope)
+        } catch {
+          throw scope.close() ?? error
+        }
         // Whichever came first wins: the value, or the deadline that fired while it was decoded.
-        if let reason = scope.close() { return .failure(reason) }
-        return .success(value)
-      } catch {
-        return .failure(scope.close() ?? error)
+        if let reason = scope.close() { throw reason }
+        return value
+      } onCancel: {
+        scope.end(.cancelled)
       }
-    } onCancel: {
-      scope.end(.cancelled)
+    } catch {
+      // Released now, not when the deadline would have passed.
+      timer.cancel()
+      // The caller's cancellation wins over whatever the cancelled work reported. The operation
+      // throws nothing but `NetworkError`s, so the cast always succeeds.
+      let failure = Task.isCancelled ? .cancelled : (error as? NetworkError ?? .cancelled)
+      if let call {
+        report(.failed(call.summary ?? call.placeholder(endpoint), failure, duration: call.elapsed))
+      }
+      throw failure
     }
-    // Released now, not when the deadline would have passed.
     timer.cancel()
-    // The caller's cancellation wins over whatever the cancelled work reported.
-    if Task.isCancelled, case .failure = result { result = .failure(.cancelled) }
-    switch result {
-    case .success(let value):
-      if let call {
-        report(.succeeded(call.summary ?? call.placeholder(endpoint), duration: call.elapsed))
-      }
-      return value
-    case .failure(let error):
-      if let call {
-        report(.failed(call.summary ?? call.placeholder(endpoint), error, duration: call.elapsed))
-      }
-      throw error
+    if let call {
+      report(.succeeded(call.summary ?? call.placeholder(endpoint), duration: call.elapsed))
     }
+    return value
   }
 
   /// Runs attempts until one succeeds or the interceptors stop retrying.
