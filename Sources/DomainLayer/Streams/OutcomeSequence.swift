@@ -24,10 +24,14 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
   // `@usableFromInline`, with the iteration `@inlinable`: a consumer's module then iterates the
   // stream specialised for its own types, instead of looking the layouts of these generic types
   // up at run time on every request.
+  //
+  // Every case holds a class reference. `AsyncStream` is the standard library's to lay out, so
+  // held directly it would make this enum's layout, and the iterator's, a run-time question that
+  // even the one-outcome path pays for at each copy and release.
   @usableFromInline
   enum Source: Sendable {
     case one(SingleUseWork<Value, Reason>)
-    case many(AsyncStream<Element>)
+    case many(ManyOutcomes)
   }
 
   @usableFromInline
@@ -63,7 +67,7 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
       continuation.finish()
     }
     continuation.onTermination = { _ in task.cancel() }
-    return Self(source: .many(stream))
+    return Self(source: .many(ManyOutcomes(stream)))
   }
 
   /// An iterator over the outcomes.
@@ -71,7 +75,7 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
   public func makeAsyncIterator() -> Iterator {
     switch source {
     case .one(let work): Iterator(.one(work))
-    case .many(let stream): Iterator(.many(stream.makeAsyncIterator()))
+    case .many(let outcomes): Iterator(.many(ManyOutcomes.Reader(outcomes.stream.makeAsyncIterator())))
     }
   }
 
@@ -80,7 +84,7 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
     @usableFromInline
     enum Position {
       case one(SingleUseWork<Value, Reason>)
-      case many(AsyncStream<Element>.Iterator)
+      case many(ManyOutcomes.Reader)
       case end
     }
 
@@ -106,9 +110,9 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
         } catch {
           return .failure(error)
         }
-      case .many(var iterator):
-        let element = await iterator.next(isolation: actor)
-        position = element == nil ? .end : .many(iterator)
+      case .many(let reader):
+        let element = await reader.next(isolation: actor)
+        if element == nil { position = .end }
         return element
       case .end:
         return nil
@@ -120,6 +124,36 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
     @inlinable
     public mutating func next() async -> Element? {
       await next(isolation: nil)
+    }
+  }
+}
+
+extension OutcomeSequence {
+  /// The stream of a several-outcome sequence, in a box (see the comment on `Source`).
+  @usableFromInline
+  final class ManyOutcomes: Sendable {
+    @usableFromInline
+    let stream: AsyncStream<Element>
+
+    init(_ stream: AsyncStream<Element>) {
+      self.stream = stream
+    }
+
+    /// One iteration of the stream, in a box (see the comment on `Source`).
+    @usableFromInline
+    final class Reader {
+      @usableFromInline
+      var iterator: AsyncStream<Element>.Iterator
+
+      @usableFromInline
+      init(_ iterator: AsyncStream<Element>.Iterator) {
+        self.iterator = iterator
+      }
+
+      @inlinable
+      func next(isolation actor: isolated (any Actor)?) async -> Element? {
+        await iterator.next(isolation: actor)
+      }
     }
   }
 }
