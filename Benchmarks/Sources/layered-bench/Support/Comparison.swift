@@ -2,6 +2,10 @@ import Foundation
 /// Variants of the same work measured in interleaved rounds in one process, each summarised as
 /// min / median / max per operation, with the ratio of medians against the first (the baseline).
 ///
+/// Each variant's time is also set against the baseline's in the same round, and the spread of
+/// those per-round ratios printed: a machine that slows down for a while slows both alike, so
+/// the spread shows how far a ratio of medians can be trusted on it.
+///
 /// The order of the variants alternates from round to round, so that neither always runs on a
 /// warmer cache or right after the other's garbage.
 @MainActor
@@ -67,6 +71,7 @@ struct Comparison {
     let width = variants.map(\.name.count).max() ?? 0
     print(
       "  \("variant".padded(width))  time µs/op min / median / max  | ratio | CPU µs/op median | ratio | ctx sw/op"
+        + " | per-round time ratio min / median / max"
     )
     var medians: [String: Double] = [:]
     for index in variants.indices {
@@ -76,9 +81,13 @@ struct Comparison {
       let baseT = Stats(time[0]).median
       let baseC = Stats(cpu[0]).median
       medians[variants[index].name] = t.median
+      let paired = Stats(zip(time[index], time[0]).map { $1 > 0 ? $0 / $1 : 0 })
+      let spread =
+        index == 0 ? "" : " | \(fixed(paired.min, 3)) / \(fixed(paired.median, 3)) / \(fixed(paired.max, 3))"
       print(
         "  \(variants[index].name.padded(width))  \(micro(t.min)) / \(micro(t.median)) / \(micro(t.max))"
           + "  | \(ratio(t.median, baseT)) | \(micro(c.median)) | \(ratio(c.median, baseC)) | \(fixed(s.median, 2))"
+          + spread
       )
     }
     return medians
