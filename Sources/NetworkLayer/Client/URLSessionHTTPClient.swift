@@ -97,6 +97,8 @@ public struct URLSessionHTTPClient: HTTPClient {
     let deadline = endpoint.deadline ?? defaultDeadline
     let scope = CallScope()
     let timer = DeadlineTimer.start(after: deadline, on: clock) { scope.end(.timeout) }
+    // Released as soon as the call ends, not when the deadline would have passed.
+    defer { timer.cancel() }
     // The value comes back as the operation's result and a failure as its error, not as a
     // `Result` of the caller's type, whose metadata this generic code would look up at run time
     // on every call. The operation throws untyped, as `withTaskCancellationHandler` rethrows:
@@ -117,8 +119,6 @@ public struct URLSessionHTTPClient: HTTPClient {
         scope.end(.cancelled)
       }
     } catch {
-      // Released now, not when the deadline would have passed.
-      timer.cancel()
       // The caller's cancellation wins over whatever the cancelled work reported. The operation
       // throws nothing but `NetworkError`s, so the cast always succeeds.
       let failure = Task.isCancelled ? .cancelled : (error as? NetworkError ?? .cancelled)
@@ -127,7 +127,6 @@ public struct URLSessionHTTPClient: HTTPClient {
       }
       throw failure
     }
-    timer.cancel()
     if let call {
       report(.succeeded(call.summary ?? call.placeholder(endpoint), duration: call.elapsed))
     }
