@@ -444,7 +444,7 @@ private struct ReportMailbox {
 
   /// The oldest report not yet delivered; `nil`, and no delivery due any more, when there is none.
   mutating func take() -> WorkReport? {
-    guard delivered < reports.count else {
+    guard hasReports else {
       // Cleared only when there is nothing to deliver, so that a report posted while a delivery
       // runs is either taken by it or schedules a delivery of its own.
       isDeliveryDue = false
