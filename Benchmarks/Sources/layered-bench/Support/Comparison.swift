@@ -81,9 +81,11 @@ struct Comparison {
       let baseT = Stats(time[0]).median
       let baseC = Stats(cpu[0]).median
       medians[variants[index].name] = t.median
-      let paired = Stats(zip(time[index], time[0]).map { $1 > 0 ? $0 / $1 : 0 })
-      let spread =
-        index == 0 ? "" : " | \(fixed(paired.min, 3)) / \(fixed(paired.median, 3)) / \(fixed(paired.max, 3))"
+      var spread = ""
+      if index > 0 {
+        let paired = Stats(zip(time[index], time[0]).map { $1 > 0 ? $0 / $1 : 0 })
+        spread = " | \(fixed(paired.min, 3)) / \(fixed(paired.median, 3)) / \(fixed(paired.max, 3))"
+      }
       print(
         "  \(variants[index].name.padded(width))  \(micro(t.min)) / \(micro(t.median)) / \(micro(t.max))"
           + "  | \(ratio(t.median, baseT)) | \(micro(c.median)) | \(ratio(c.median, baseC)) | \(fixed(s.median, 2))"
