@@ -7,25 +7,23 @@ public struct ActionPlan<F: Feature>: Sendable {
   /// Async work and the policy that governs it.
   ///
   /// The policy is kept taken apart, its lane already type-erased: built where the plan is, in
-  /// the feature's module and specialised for its lane type, rather than in the view model's
+  /// the feature's module and specialized for its lane type, rather than in the view model's
   /// generic code, which would look the lane's metadata up on every action.
   @usableFromInline
-  struct Work: @unchecked Sendable {
-    // @unchecked: `AnyHashable` is not `Sendable`, but the lane it holds is (`Lane: Sendable`);
-    // every other field is `Sendable`.
-    let lane: AnyHashable
-    let mode: InFlightPolicy<F.Lane>.Mode
+  struct Work: Sendable {
+    @usableFromInline let lane: WorkLane
+    @usableFromInline let mode: InFlightPolicy<F.Lane>.Mode
     /// Whether ``ViewModel/sendAndWait(_:)`` waits for it: false for a watch, which lasts as long
     /// as the screen.
-    let isAwaited: Bool
-    let operation: @Sendable (Effects<F>) async -> Void
+    @usableFromInline let isAwaited: Bool
+    @usableFromInline let operation: @Sendable (Effects<F>) async -> Void
 
-    @usableFromInline
+    @inlinable
     init(
       policy: InFlightPolicy<F.Lane>, isAwaited: Bool,
       operation: @escaping @Sendable (Effects<F>) async -> Void
     ) {
-      lane = AnyHashable(policy.lane)
+      lane = WorkLane(policy.lane)
       mode = policy.mode
       self.isAwaited = isAwaited
       self.operation = operation

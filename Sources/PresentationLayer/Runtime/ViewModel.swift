@@ -279,7 +279,7 @@ public final class ViewModel<F: Feature> {
   /// does: inlined, their generic types would be looked up on every action.
   @inline(never)
   private func enqueue(
-    _ work: ActionPlan<F>.Work, id: Int, lane: AnyHashable, after live: [Int], priority: TaskPriority
+    _ work: ActionPlan<F>.Work, id: Int, lane: WorkLane, after live: [Int], priority: TaskPriority
   ) {
     ledger.add(.init(id: id, lane: lane, isAwaited: work.isAwaited, phase: .queued(after: live)))
     queuedWork[id] = (work, priority)

@@ -3,7 +3,7 @@
 ///
 /// Not generic, and not nested in the generic ``ViewModel``, where it would be generic too: code
 /// that is not specialised for a feature looks the layout of every generic type it touches up at
-/// run time, and this is touched several times per action. Lanes are kept as `AnyHashable`.
+/// run time, and this is touched several times per action. Lanes are kept as ``WorkLane``s.
 ///
 /// The entries are an array in id order, not a dictionary: a screen has a handful of live work
 /// at most, and a scan of a few entries costs less than hashing an id at every lookup, which
@@ -17,7 +17,7 @@ struct WorkLedger {
     }
 
     let id: Int
-    let lane: AnyHashable
+    let lane: WorkLane
     let isAwaited: Bool
     var phase: Phase
   }
@@ -54,7 +54,7 @@ struct WorkLedger {
     return true
   }
 
-  func liveWork(inLane lane: AnyHashable) -> [Int] {
+  func liveWork(inLane lane: WorkLane) -> [Int] {
     entries.compactMap { $0.lane == lane ? $0.id : nil }
   }
 

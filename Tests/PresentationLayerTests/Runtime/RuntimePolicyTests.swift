@@ -166,4 +166,24 @@ struct RuntimePolicyTests {
     #expect(viewModel.state.saved == ["draft"])
     #expect(backend.count(of: .cancelled("save draft")) == 0)
   }
+
+  @Test("lanes with values are told apart by them: a row's new refresh cancels that row's, no other's")
+  func lanesAreComparedByValue() async {
+    let backend = ScriptedBackend()
+    let viewModel = ViewModel(backend: backend)
+    viewModel.send(.refreshRow(id: "a", section: "inbox", attempt: 1))
+    viewModel.send(.refreshRow(id: "b", section: "inbox", attempt: 1))
+    viewModel.send(.refreshRow(id: "a", section: "archive", attempt: 1))
+    for request in ["refresh inbox/a 1", "refresh inbox/b 1", "refresh archive/a 1"] {
+      await backend.waitFor(.started(request))
+    }
+    viewModel.send(.refreshRow(id: "a", section: "inbox", attempt: 2))
+    await backend.waitFor(.cancelled("refresh inbox/a 1"))
+    let answered = ["refresh inbox/b 1", "refresh archive/a 1", "refresh inbox/a 2"]
+    for request in answered { backend.answer(request) }
+    for request in answered { await backend.waitFor(.returned(request)) }
+    #expect(backend.count(of: .cancelled("refresh inbox/b 1")) == 0)
+    #expect(backend.count(of: .cancelled("refresh archive/a 1")) == 0)
+    #expect(viewModel.state.refreshedRows == ["inbox/b 1", "archive/a 1", "inbox/a 2"])
+  }
 }

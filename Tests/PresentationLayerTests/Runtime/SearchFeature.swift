@@ -8,7 +8,9 @@ import PresentationLayer
 /// - saves are queued, and `discardSaves` cancels them (lane `save`);
 /// - prefetches run side by side (lane `prefetch`);
 /// - `load` runs under any policy the test picks (lane `load`);
-/// - `probe` waits for its answer, then reports the state it reads (lane `probe`).
+/// - `probe` waits for its answer, then reports the state it reads (lane `probe`);
+/// - refreshing a row, latest wins, in a lane of that row's own (lane `row`, whose values are too
+///   large to be stored inline in an existential).
 struct SearchFeature: Feature {
   indirect enum Action: Sendable {
     case typed(String)
@@ -18,6 +20,7 @@ struct SearchFeature: Feature {
     case prefetch(String)
     case load(String, InFlightPolicy<Lane>)
     case probe(String)
+    case refreshRow(id: String, section: String, attempt: Int)
     /// Both actions' plans as one.
     case both(Action, Action)
   }
@@ -34,6 +37,7 @@ struct SearchFeature: Feature {
     case prefetched(String)
     case loadStarted
     case loadFinished(ScriptedBackend.Answer)
+    case rowRefreshed(String)
   }
 
   enum Load: Sendable, Equatable {
@@ -54,6 +58,7 @@ struct SearchFeature: Feature {
     var prefetched: Set<String> = []
     var load = Load.idle
     var message: String?
+    var refreshedRows: Set<String> = []
   }
 
   enum Event: Sendable, Equatable {
@@ -67,6 +72,7 @@ struct SearchFeature: Feature {
     case prefetch
     case load
     case probe
+    case row(id: String, section: String)
   }
 
   let backend: ScriptedBackend
@@ -118,6 +124,14 @@ struct SearchFeature: Feature {
         let query = await effects.state?.query
         backend.note(.observed(request, query: query))
       }
+    case .refreshRow(let id, let section, let attempt):
+      let request = "refresh \(section)/\(id) \(attempt)"
+      return .run(.latest(.row(id: id, section: section))) { effects in
+        if case .success = await backend.respond(to: request) {
+          await effects.apply(.rowRefreshed("\(section)/\(id) \(attempt)"))
+        }
+        backend.note(.returned(request))
+      }
     case .both(let first, let second):
       return plan(for: first, in: state).alongside(plan(for: second, in: state))
     }
@@ -154,6 +168,8 @@ struct SearchFeature: Feature {
       state.load = .loaded(values)
     case .loadFinished(.failure(let failure)):
       state.load = .failed(failure.message)
+    case .rowRefreshed(let row):
+      state.refreshedRows.insert(row)
     }
   }
 }
