@@ -37,6 +37,11 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
   @usableFromInline
   let source: Source
 
+  @usableFromInline
+  init(source: Source) {
+    self.source = source
+  }
+
   /// Turns one `async throws(Reason)` call into a stream of exactly one outcome.
   ///
   /// This is the one bridge from async work to streams (the role a `Future` convenience
@@ -49,6 +54,10 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
   /// Running the work in the consumer's task, not in a task of its own, spares each call a task
   /// and the thread hand-overs that go with it: a view model's work that follows the stream
   /// calls the repository directly.
+  ///
+  /// Inlinable, so that the stream's box is made where the value's type is known: made here,
+  /// unspecialised, it would cost a run-time look-up of the box's type on every call.
+  @inlinable
   public static func outcome(of work: @escaping @Sendable () async throws(Reason) -> Value) -> Self {
     Self(source: .one(SingleUseWork(work)))
   }
@@ -165,6 +174,7 @@ final class SingleUseWork<Value: Sendable, Reason: Error>: Sendable {
   private let work: @Sendable () async throws(Reason) -> Value
   private let isTaken = Atomic(false)
 
+  @usableFromInline
   init(_ work: @escaping @Sendable () async throws(Reason) -> Value) {
     self.work = work
   }
