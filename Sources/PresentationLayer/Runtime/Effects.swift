@@ -47,17 +47,20 @@ public struct Effects<F: Feature>: Sendable {
   ///
   /// Inlinable, with ``follow(_:onValue:onFailure:sessionEnd:)``, so that the closure that
   /// applies them is built specialised in the feature's module.
+  ///
+  /// The closure captures these effects, whose reference to the view model is a `weak let`,
+  /// rather than the view model through `[weak viewModel]`: a capture-list `weak` is a variable,
+  /// which the closure keeps in a heap box of its own, one more allocation for every outcome.
   @inlinable
   func report(_ reaction: Reaction<F>, then end: SessionEnd<F>?) {
-    guard let viewModel else { return }
-    let id = workID
-    viewModel.post(
-      .reaction { [weak viewModel] in
+    guard let owner = viewModel else { return }
+    owner.post(
+      .reaction { [self] in
         guard let viewModel else { return }
-        viewModel.reduce(reaction.effect, fromWork: id)
-        if let event = reaction.event { viewModel.broadcast(event, fromWork: id) }
-        if let end, viewModel.reduce(end.effect, fromWork: id) {
-          viewModel.broadcast(end.event, fromWork: id)
+        viewModel.reduce(reaction.effect, fromWork: workID)
+        if let event = reaction.event { viewModel.broadcast(event, fromWork: workID) }
+        if let end, viewModel.reduce(end.effect, fromWork: workID) {
+          viewModel.broadcast(end.event, fromWork: workID)
         }
       })
   }
