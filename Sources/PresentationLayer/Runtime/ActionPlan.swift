@@ -7,7 +7,7 @@ public struct ActionPlan<F: Feature>: Sendable {
   /// Async work and the policy that governs it.
   ///
   /// The policy is kept taken apart, its lane already type-erased: built where the plan is, in
-  /// the feature's module and specialized for its lane type, rather than in the view model's
+  /// the feature's module and specialised for its lane type, rather than in the view model's
   /// generic code, which would look the lane's metadata up on every action.
   @usableFromInline
   struct Work: Sendable {

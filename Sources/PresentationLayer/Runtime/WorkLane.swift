@@ -1,9 +1,9 @@
 /// A feature's lane with its type erased, so that the view model's ledger, which is not generic,
 /// can tell whether two pieces of work share a lane.
 ///
-/// Made where the plan is built, in the feature's module and specialized for its lane type, where
+/// Made where the plan is built, in the feature's module and specialised for its lane type, where
 /// putting the lane into an existential involves no run-time look-up. An `AnyHashable` would be
-/// built by the view model's unspecialized code instead, and checks through dynamic casts whether
+/// built by the view model's unspecialised code instead, and checks through dynamic casts whether
 /// the lane has a custom representation: about 1,500 instructions more on every action that
 /// schedules work. Nothing is hashed: the ledger only compares lanes, and only with those of live
 /// work.
