@@ -204,7 +204,8 @@ public final class ViewModel<F: Feature> {
     case .due:
       return
     case .byTask:
-      Task { @MainActor [weak self] in self?.deliverReports() }
+      let owner = WeakDeliverer(self)
+      Task { @MainActor in owner.target?.deliverReports() }
     case .byWaiter(let waiter):
       waiter.resume()
     }
@@ -324,7 +325,7 @@ public final class ViewModel<F: Feature> {
   /// One report per turn of the lock, not the whole queue: the queue then keeps its storage from
   /// one action to the next, where handing it over would make each action's reports allocate it
   /// again.
-  private func deliverReports() {
+  fileprivate func deliverReports() {
     while let report = mailbox.withLock({ $0.take() }) {
       switch report {
       case .reaction(let apply):
@@ -466,6 +467,27 @@ private struct ReportWaiter {
   let id: Int
   let continuation: UnsafeContinuation<Void, Never>
   let priority: TaskPriority
+}
+
+/// A view model, seen only as what delivers its reports.
+private protocol ReportDeliverer: AnyObject, Sendable {
+  @MainActor func deliverReports()
+}
+
+extension ViewModel: ReportDeliverer {}
+
+/// A view model held weakly by a closure that captures it.
+///
+/// A struct's `weak let` is stored in the closure's context like any other value, whereas
+/// `[weak self]` (and a local `weak` variable) is a variable the closure keeps in a heap box of
+/// its own: one more allocation for every delivery. Not generic, so that code not specialised for
+/// a feature copies it without looking its metadata up.
+private struct WeakDeliverer: Sendable {
+  weak let target: (any ReportDeliverer)?
+
+  init(_ target: any ReportDeliverer) {
+    self.target = target
+  }
 }
 
 /// The Task of a running work, by the work's id.
