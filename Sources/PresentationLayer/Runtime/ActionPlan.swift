@@ -17,6 +17,20 @@ public struct ActionPlan<F: Feature>: Sendable {
     /// as the screen.
     @usableFromInline let isAwaited: Bool
     @usableFromInline let operation: @Sendable (Effects<F>) async -> Void
+    /// Starts ``operation`` in a Task of its own.
+    ///
+    /// Made here, where the feature's type is known, and stored: the view model's generic code
+    /// would make and copy the operation's ``Effects`` through their run-time metadata, two
+    /// look-ups on every action. It captures nothing, so storing it allocates nothing.
+    @usableFromInline let launch: Launch
+
+    /// Starts `operation` as the work `id` of `viewModel`, at `priority`.
+    @usableFromInline
+    typealias Launch =
+      @Sendable (
+        _ viewModel: ViewModel<F>, _ id: Int, _ priority: TaskPriority,
+        _ operation: @escaping @Sendable (Effects<F>) async -> Void
+      ) -> Task<Void, Never>
 
     @inlinable
     init(
@@ -27,6 +41,14 @@ public struct ActionPlan<F: Feature>: Sendable {
       mode = policy.mode
       self.isAwaited = isAwaited
       self.operation = operation
+      launch = { viewModel, id, priority, operation in
+        let effects = Effects(viewModel: viewModel, workID: id)
+        return Task.detached(priority: priority) {
+          // Work superseded before its Task got going never starts.
+          if !Task.isCancelled { await operation(effects) }
+          effects.operationReturned()
+        }
+      }
     }
   }
 

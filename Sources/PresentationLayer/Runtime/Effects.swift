@@ -13,6 +13,7 @@ public struct Effects<F: Feature>: Sendable {
   @usableFromInline weak let viewModel: ViewModel<F>?
   @usableFromInline let workID: Int
 
+  @usableFromInline
   init(viewModel: ViewModel<F>, workID: Int) {
     self.viewModel = viewModel
     self.workID = workID
@@ -66,6 +67,7 @@ public struct Effects<F: Feature>: Sendable {
   }
 
   /// Tells the view model that the operation has returned, after everything it reported.
+  @usableFromInline
   func operationReturned() {
     viewModel?.post(.returned(work: workID))
   }

@@ -264,13 +264,7 @@ public final class ViewModel<F: Feature> {
   /// the task that sent its action, as a `Task { }` there would have), which holds the view model
   /// only weakly (through its ``Effects``).
   private func start(_ id: Int, _ work: ActionPlan<F>.Work, priority: TaskPriority) {
-    let effects = Effects(viewModel: self, workID: id)
-    let operation = work.operation
-    let task = Task.detached(priority: priority) {
-      // Work superseded before its Task got going never starts.
-      if !Task.isCancelled { await operation(effects) }
-      effects.operationReturned()
-    }
+    let task = work.launch(self, id, priority, work.operation)
     runningTasks.withLock { $0.append(RunningTask(id: id, task: task)) }
   }
 
