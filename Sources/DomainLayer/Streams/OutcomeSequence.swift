@@ -84,7 +84,7 @@ public struct OutcomeSequence<Value: Sendable, Reason: Error>: AsyncSequence, Se
   public func makeAsyncIterator() -> Iterator {
     switch source {
     case .one(let work): Iterator(.one(work))
-    case .many(let outcomes): Iterator(.many(ManyOutcomes.Reader(outcomes.stream.makeAsyncIterator())))
+    case .many(let outcomes): Iterator(.many(outcomes.makeReader()))
     }
   }
 
@@ -148,6 +148,18 @@ extension OutcomeSequence {
       self.stream = stream
     }
 
+    /// A new iteration of the stream.
+    ///
+    /// Specialised in the consumer's module but never inlined there, as `Reader.next(isolation:)`
+    /// is not: the standard library's iterator has a size known only at run time, so inlined into
+    /// an async function such as a feature's loop over the stream, it would be allocated from
+    /// the task's allocator on every entry to that function, even when the stream has one outcome
+    /// and this branch never runs.
+    @inlinable @inline(never)
+    func makeReader() -> Reader {
+      Reader(stream.makeAsyncIterator())
+    }
+
     /// One iteration of the stream, in a box (see the comment on `Source`).
     @usableFromInline
     final class Reader {
@@ -159,7 +171,7 @@ extension OutcomeSequence {
         self.iterator = iterator
       }
 
-      @inlinable
+      @inlinable @inline(never)
       func next(isolation actor: isolated (any Actor)?) async -> Element? {
         await iterator.next(isolation: actor)
       }

@@ -188,7 +188,10 @@ public final class ViewModel<F: Feature> {
   /// A caller of ``sendAndWait(_:)`` that is waiting, at a priority no lower than the work's, is
   /// woken to deliver them itself; otherwise a Task on the main actor, at the work's priority,
   /// delivers them. (A waiter at a lower priority would hold up every other work's reports.)
-  @usableFromInline
+  // Never inlined: in `Effects.follow`, an async function, its `TaskPriority` values (a type
+  // whose size is known only at run time) would be allocated from the task's allocator on every
+  // entry to the loop, where a call keeps them on the thread's stack.
+  @usableFromInline @inline(never)
   nonisolated func post(_ report: WorkReport) {
     let priority = Task.currentPriority
     let delivery: ReportDelivery = mailbox.withLock { mailbox in
