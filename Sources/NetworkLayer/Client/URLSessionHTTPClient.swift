@@ -93,7 +93,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   ///   interceptor chose).
   public func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
     // Numbering and timing a call are for monitors; without one they are not worth a lock.
-    let call = monitors.isEmpty ? nil : Call(id: CallCounter.next(), started: ContinuousClock.now)
+    let call = monitors.isEmpty ? nil : Call.start()
     let deadline = endpoint.deadline ?? defaultDeadline
     let scope = CallScope()
     let timer = DeadlineTimer.start(after: deadline, on: clock) { scope.end(.timeout) }
@@ -153,14 +153,8 @@ public struct URLSessionHTTPClient: HTTPClient {
       // which would copy the whole request object underneath.
       request.httpShouldHandleCookies = transport.sendsCookies
       if !interceptors.isEmpty {
-        let context = context(for: endpoint, attempt: attempt, failures: failures)
-        for interceptor in interceptors {
-          let adapting = request
-          request = try await scope.run { () async throws(NetworkError) -> URLRequest in
-            try await interceptor.adapt(adapting, context: context)
-          }
-        }
-        try RequestBuilder.validateWireSafety(of: request)
+        request = try await adapt(
+          request, context: context(for: endpoint, attempt: attempt, failures: failures), scope: scope)
       }
       // Adapting may have waited (for a token refresh) past the caller's cancellation or the
       // deadline; such a request must never reach the wire.
@@ -172,18 +166,19 @@ public struct URLSessionHTTPClient: HTTPClient {
         call?.summary = summary
         report(.requestStarted(summary))
       }
-      let sentAt = ContinuousClock.now
+      // A `Duration` since the call began, not a clock's instant: see `Call`.
+      let sentAt = call?.elapsed
       let failure: AttemptFailure
       do throws(NetworkError) {
         let (body, response) = try await transport.send(
           request, maximumResponseSize: endpoint.maximumResponseSize, scope: scope)
-        if let summary {
+        if let summary, let call, let sentAt {
           report(
             .responseReceived(
               summary,
               status: response.statusCode,
               bodyByteCount: body.count,
-              duration: ContinuousClock.now - sentAt
+              duration: call.elapsed - sentAt
             )
           )
         }
@@ -213,14 +208,7 @@ public struct URLSessionHTTPClient: HTTPClient {
         if let summary { report(.retrying(summary, reason: failure.error, delay: .zero)) }
       case .retry(let delay):
         if let summary { report(.retrying(summary, reason: failure.error, delay: delay)) }
-        let clock = self.clock
-        try await scope.run { () async throws(NetworkError) in
-          do {
-            try await clock.sleep(for: delay)
-          } catch {
-            throw .cancelled
-          }
-        }
+        try await pause(for: delay, scope: scope)
       }
       attempt += 1
       // A guard against an interceptor that says "retry" forever; real policies stop far earlier.
@@ -228,6 +216,44 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
   }
 
+  // `adapt`, `pause` and `decideRetry` are never inlined into `perform`: the waits they hold
+  // have values of the Concurrency library's types, whose sizes are known only at run time, and
+  // an async function allocates such values from the task's allocator on every entry, whether or
+  // not the branch that uses them runs. Most calls have no interceptor and never retry.
+
+  /// `request` as every interceptor has adapted it, in order, checked again for what may not go
+  /// on the wire.
+  @inline(never)
+  private func adapt(
+    _ request: URLRequest,
+    context: RequestContext,
+    scope: CallScope
+  ) async throws(NetworkError) -> URLRequest {
+    var request = request
+    for interceptor in interceptors {
+      let adapting = request
+      request = try await scope.run { () async throws(NetworkError) -> URLRequest in
+        try await interceptor.adapt(adapting, context: context)
+      }
+    }
+    try RequestBuilder.validateWireSafety(of: request)
+    return request
+  }
+
+  /// Waits `delay` on the client's clock before a retry.
+  @inline(never)
+  private func pause(for delay: Duration, scope: CallScope) async throws(NetworkError) {
+    let clock = self.clock
+    try await scope.run { () async throws(NetworkError) in
+      do {
+        try await clock.sleep(for: delay)
+      } catch {
+        throw .cancelled
+      }
+    }
+  }
+
+  @inline(never)
   private func decideRetry(
     after failure: AttemptFailure,
     context: RequestContext,
@@ -279,6 +305,11 @@ public struct URLSessionHTTPClient: HTTPClient {
 
 extension URLSessionHTTPClient {
   /// Bookkeeping for one call: its number, when it started, and the latest attempt's summary.
+  ///
+  /// The call's code measures time through this class, in `Duration`s: a `ContinuousClock.Instant`
+  /// has a size known only at run time, so an async function that holds one allocates it from
+  /// the task's allocator on every call, monitor or not. Hence `start()` and `elapsed` are never
+  /// inlined into it.
   private final class Call: Sendable {
     let id: Int
     let started: ContinuousClock.Instant
@@ -294,7 +325,15 @@ extension URLSessionHTTPClient {
       set { latest.withLock { $0 = newValue } }
     }
 
-    var elapsed: Duration { ContinuousClock.now - started }
+    /// A call that starts now, with the next number.
+    @inline(never)
+    static func start() -> Call {
+      Call(id: CallCounter.next(), started: .now)
+    }
+
+    var elapsed: Duration {
+      @inline(never) get { ContinuousClock.now - started }
+    }
 
     /// A summary for a call that failed before its first attempt was built.
     func placeholder<Response>(_ endpoint: Endpoint<Response>) -> RequestSummary {
