@@ -138,6 +138,58 @@ struct ClientPipelineTests {
     #expect(log.retryDelays == [.milliseconds(200), .milliseconds(400)])
   }
 
+  @Test("monitors see each attempt start, its response and its retry, then the call's outcome")
+  func eventsOfACall() async throws {
+    let server = ScriptedServer(statuses: [503, 200])
+    defer { server.mount.unmount() }
+    let log = EventLog()
+    let client = server.client(interceptors: [Marker(mark: "a", decision: .retryNow)], monitors: [log])
+    _ = try await client.send(Self.todo)
+    let events = log.events.withLock { $0 }
+    let seen = events.map { event -> String in
+      switch event {
+      case .requestStarted(let summary):
+        "started \(summary.attempt) \(summary.method) \(summary.url.hasSuffix("/todos/1"))"
+      case .responseReceived(let summary, let status, let count, let duration):
+        "response \(summary.attempt) \(status) \(count > 0) \(duration > .zero)"
+      case .retrying(let summary, .badStatus(let code, _), let delay):
+        "retrying \(summary.attempt) \(code) \(delay == .zero)"
+      case .succeeded(let summary, let duration): "succeeded \(summary.attempt) \(duration > .zero)"
+      case .failed(let summary, let error, _): "failed \(summary.attempt) \(error)"
+      default: "other"
+      }
+    }
+    #expect(
+      seen == [
+        "started 1 GET true", "response 1 503 true true", "retrying 1 503 true",
+        "started 2 GET true", "response 2 200 true true", "succeeded 2 true",
+      ])
+    let callIDs = Set(
+      events.compactMap { event -> Int? in
+        if case .requestStarted(let summary) = event { summary.callID } else { nil }
+      })
+    #expect(callIDs.count == 1, "every attempt is grouped under the one call")
+  }
+
+  @Test("a call that fails before its first attempt is reported under attempt 0, with nothing sent")
+  func eventsOfACallThatNeverSent() async {
+    let server = ScriptedServer(statuses: [200])
+    defer { server.mount.unmount() }
+    let log = EventLog()
+    let client = server.client(
+      interceptors: [Marker(mark: "a", adaptError: .invalidRequest("no way"))], monitors: [log])
+    #expect(await client.outcome(Self.todo) == .failure(.invalidRequest("no way")))
+    let events = log.events.withLock { $0 }
+    guard events.count == 1, case .failed(let summary, let error, _) = events[0] else {
+      Issue.record("expected one failure, got \(events)")
+      return
+    }
+    #expect(summary.attempt == 0)
+    #expect(summary.url.hasSuffix("/todos/1"))
+    #expect(error == .invalidRequest("no way"))
+    #expect(server.count == 0)
+  }
+
   @Test("Retry-After is waited for, on the client's clock")
   func honoursRetryAfter() async throws {
     let server = ScriptedServer(statuses: [429, 200], headers: ["Retry-After": "3"])

@@ -93,7 +93,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   ///   interceptor chose).
   public func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
     // Numbering and timing a call are for monitors; without one they are not worth a lock.
-    let call = monitors.isEmpty ? nil : Call.start()
+    let call = monitors.isEmpty ? nil : Call.start(monitors: monitors)
     let deadline = endpoint.deadline ?? defaultDeadline
     let scope = CallScope()
     let timer = DeadlineTimer.start(after: deadline, on: clock) { scope.end(.timeout) }
@@ -122,14 +122,10 @@ public struct URLSessionHTTPClient: HTTPClient {
       // The caller's cancellation wins over whatever the cancelled work reported. The operation
       // throws nothing but `NetworkError`s, so the cast always succeeds.
       let failure = Task.isCancelled ? .cancelled : (error as? NetworkError ?? .cancelled)
-      if let call {
-        report(.failed(call.summary ?? call.placeholder(endpoint), failure, duration: call.elapsed))
-      }
+      call?.failed(endpoint, with: failure)
       throw failure
     }
-    if let call {
-      report(.succeeded(call.summary ?? call.placeholder(endpoint), duration: call.elapsed))
-    }
+    call?.succeeded(endpoint)
     return value
   }
 
@@ -153,35 +149,18 @@ public struct URLSessionHTTPClient: HTTPClient {
       // which would copy the whole request object underneath.
       request.httpShouldHandleCookies = transport.sendsCookies
       if !interceptors.isEmpty {
-        request = try await adapt(
-          request, context: context(for: endpoint, attempt: attempt, failures: failures), scope: scope)
+        request = try await adapt(request, for: endpoint, attempt: attempt, failures: failures, scope: scope)
       }
       // Adapting may have waited (for a token refresh) past the caller's cancellation or the
       // deadline; such a request must never reach the wire.
       try Self.ensureOpen(scope)
 
-      // Redacting a request costs microseconds; nobody reads the summary without a monitor.
-      let summary = call.map { RequestSummary(callID: $0.id, attempt: attempt, request: request) }
-      if let summary {
-        call?.summary = summary
-        report(.requestStarted(summary))
-      }
-      // A `Duration` since the call began, not a clock's instant: see `Call`.
-      let sentAt = call?.elapsed
+      call?.attemptStarted(attempt, request: request)
       let failure: AttemptFailure
       do throws(NetworkError) {
         let (body, response) = try await transport.send(
           request, maximumResponseSize: endpoint.maximumResponseSize, scope: scope)
-        if let summary, let call, let sentAt {
-          report(
-            .responseReceived(
-              summary,
-              status: response.statusCode,
-              bodyByteCount: body.count,
-              duration: call.elapsed - sentAt
-            )
-          )
-        }
+        call?.responseReceived(response, bodyByteCount: body.count)
         do throws(NetworkError) {
           return try ResponseReader.read(body, response: response, request: request, for: endpoint)
         } catch {
@@ -191,44 +170,60 @@ public struct URLSessionHTTPClient: HTTPClient {
         failure = AttemptFailure(error: error, request: request, response: nil)
       }
 
-      try Self.ensureOpen(scope)
-      if failure.error == .cancelled { throw .cancelled }
-      failures.append(failure.error)
-      let decision = try await decideRetry(
-        after: failure,
-        context: self.context(for: endpoint, attempt: attempt, failures: failures),
-        scope: scope
-      )
-      switch decision {
-      case .doNotRetry:
-        throw failure.error
-      case .fail(let error):
-        throw error
-      case .retryNow:
-        if let summary { report(.retrying(summary, reason: failure.error, delay: .zero)) }
-      case .retry(let delay):
-        if let summary { report(.retrying(summary, reason: failure.error, delay: delay)) }
-        try await pause(for: delay, scope: scope)
-      }
+      try await prepareRetry(
+        after: failure, for: endpoint, attempt: attempt, failures: &failures, call: call, scope: scope)
       attempt += 1
       // A guard against an interceptor that says "retry" forever; real policies stop far earlier.
       if attempt > Self.attemptLimit { throw failure.error }
     }
   }
 
-  // `adapt`, `pause` and `decideRetry` are never inlined into `perform`: the waits they hold
-  // have values of the Concurrency library's types, whose sizes are known only at run time, and
-  // an async function allocates such values from the task's allocator on every entry, whether or
-  // not the branch that uses them runs. Most calls have no interceptor and never retry.
+  /// Returns once the attempt that failed with `failure` may be repeated, having waited for the
+  /// retry's delay; throws the error the call ends with otherwise.
+  @inline(never)
+  private func prepareRetry<Response>(
+    after failure: AttemptFailure,
+    for endpoint: Endpoint<Response>,
+    attempt: Int,
+    failures: inout [NetworkError],
+    call: Call?,
+    scope: CallScope
+  ) async throws(NetworkError) {
+    try Self.ensureOpen(scope)
+    if failure.error == .cancelled { throw .cancelled }
+    failures.append(failure.error)
+    let decision = try await decideRetry(
+      after: failure, for: endpoint, attempt: attempt, failures: failures, scope: scope)
+    switch decision {
+    case .doNotRetry:
+      throw failure.error
+    case .fail(let error):
+      throw error
+    case .retryNow:
+      call?.retrying(after: failure.error, delay: .zero)
+    case .retry(let delay):
+      call?.retrying(after: failure.error, delay: delay)
+      try await pause(for: delay, scope: scope)
+    }
+  }
+
+  // `adapt`, `prepareRetry` and what it calls are never inlined into `perform`, and they build their
+  // interceptors' context themselves: what an async function holds stays in its task's
+  // allocator while it runs, and values of the Concurrency library's types, whose sizes are
+  // known only at run time, are allocated on every entry, whether or not the branch that uses
+  // them runs. Most calls have no interceptor and never retry.
 
   /// `request` as every interceptor has adapted it, in order, checked again for what may not go
   /// on the wire.
   @inline(never)
-  private func adapt(
+  private func adapt<Response>(
     _ request: URLRequest,
-    context: RequestContext,
+    for endpoint: Endpoint<Response>,
+    attempt: Int,
+    failures: [NetworkError],
     scope: CallScope
   ) async throws(NetworkError) -> URLRequest {
+    let context = context(for: endpoint, attempt: attempt, failures: failures)
     var request = request
     for interceptor in interceptors {
       let adapting = request
@@ -254,11 +249,14 @@ public struct URLSessionHTTPClient: HTTPClient {
   }
 
   @inline(never)
-  private func decideRetry(
+  private func decideRetry<Response>(
     after failure: AttemptFailure,
-    context: RequestContext,
+    for endpoint: Endpoint<Response>,
+    attempt: Int,
+    failures: [NetworkError],
     scope: CallScope
   ) async throws(NetworkError) -> RetryDecision {
+    let context = context(for: endpoint, attempt: attempt, failures: failures)
     for interceptor in interceptors {
       let decision = try await scope.run { () async -> RetryDecision in
         await interceptor.retry(after: failure, context: context)
@@ -290,10 +288,6 @@ public struct URLSessionHTTPClient: HTTPClient {
     )
   }
 
-  private func report(_ event: NetworkEvent) {
-    for monitor in monitors { monitor.record(event) }
-  }
-
   /// Foundation's own timeout, set well past the client's deadline so that only the client's
   /// deadline ever fires: the toolchain truncates sub-second values, and 0 means "at once".
   private static func transportTimeout(for deadline: Duration) -> TimeInterval {
@@ -304,40 +298,90 @@ public struct URLSessionHTTPClient: HTTPClient {
 }
 
 extension URLSessionHTTPClient {
-  /// Bookkeeping for one call: its number, when it started, and the latest attempt's summary.
+  /// One call as its monitors see it: its number, its timing, the latest attempt's summary, and
+  /// the events it reports. Made only when there are monitors.
   ///
-  /// The call's code measures time through this class, in `Duration`s: a `ContinuousClock.Instant`
-  /// has a size known only at run time, so an async function that holds one allocates it from
-  /// the task's allocator on every call, monitor or not. Hence `start()` and `elapsed` are never
-  /// inlined into it.
+  /// The client's async code reaches the monitors only through these methods, and none of them
+  /// is inlined into it. An async function keeps its values in its task's allocator for as long
+  /// as it runs: the events and summaries built there made `perform`'s frame 2.9 KB, which a
+  /// task that sends one request (a view model's work) had to allocate slabs for on every call,
+  /// monitor or not. And a `ContinuousClock.Instant`, whose size is known only at run time, would
+  /// be allocated on every call as well; times are kept here as `Duration`s since the start.
   private final class Call: Sendable {
-    let id: Int
-    let started: ContinuousClock.Instant
-    private let latest = Locked<RequestSummary?>(nil)
-
-    init(id: Int, started: ContinuousClock.Instant) {
-      self.id = id
-      self.started = started
+    private struct State {
+      var summary: RequestSummary?
+      /// When the latest attempt was sent, since the call's start.
+      var sentAt = Duration.zero
     }
 
-    var summary: RequestSummary? {
-      get { latest.withLock { $0 } }
-      set { latest.withLock { $0 = newValue } }
+    private let id: Int
+    private let started: ContinuousClock.Instant
+    private let monitors: [any NetworkEventMonitor]
+    private let state = Locked(State())
+
+    private init(id: Int, started: ContinuousClock.Instant, monitors: [any NetworkEventMonitor]) {
+      self.id = id
+      self.started = started
+      self.monitors = monitors
     }
 
     /// A call that starts now, with the next number.
     @inline(never)
-    static func start() -> Call {
-      Call(id: CallCounter.next(), started: .now)
+    static func start(monitors: [any NetworkEventMonitor]) -> Call {
+      Call(id: CallCounter.next(), started: .now, monitors: monitors)
     }
 
-    var elapsed: Duration {
-      @inline(never) get { ContinuousClock.now - started }
+    /// Reports attempt number `attempt`, about to send `request`. Redacting the request costs
+    /// microseconds, which is why a call without monitors has no `Call`.
+    @inline(never)
+    func attemptStarted(_ attempt: Int, request: URLRequest) {
+      let summary = RequestSummary(callID: id, attempt: attempt, request: request)
+      let elapsed = elapsed
+      state.withLock { state in
+        state.summary = summary
+        state.sentAt = elapsed
+      }
+      report(.requestStarted(summary))
     }
 
-    /// A summary for a call that failed before its first attempt was built.
-    func placeholder<Response>(_ endpoint: Endpoint<Response>) -> RequestSummary {
-      RequestSummary(callID: id, attempt: 0, method: endpoint.method.rawValue, path: endpoint.path)
+    @inline(never)
+    func responseReceived(_ response: HTTPURLResponse, bodyByteCount: Int) {
+      let (summary, sentAt) = state.withLock { ($0.summary, $0.sentAt) }
+      guard let summary else { return }
+      report(
+        .responseReceived(
+          summary, status: response.statusCode, bodyByteCount: bodyByteCount, duration: elapsed - sentAt))
+    }
+
+    @inline(never)
+    func retrying(after reason: NetworkError, delay: Duration) {
+      guard let summary = state.withLock({ $0.summary }) else { return }
+      report(.retrying(summary, reason: reason, delay: delay))
+    }
+
+    @inline(never)
+    func succeeded<Response>(_ endpoint: Endpoint<Response>) {
+      report(.succeeded(latestSummary(endpoint), duration: elapsed))
+    }
+
+    @inline(never)
+    func failed<Response>(_ endpoint: Endpoint<Response>, with failure: NetworkError) {
+      report(.failed(latestSummary(endpoint), failure, duration: elapsed))
+    }
+
+    private var elapsed: Duration {
+      ContinuousClock.now - started
+    }
+
+    /// The latest attempt's summary or, for a call that failed before its first attempt was
+    /// built, one made from the endpoint.
+    private func latestSummary<Response>(_ endpoint: Endpoint<Response>) -> RequestSummary {
+      state.withLock { $0.summary }
+        ?? RequestSummary(callID: id, attempt: 0, method: endpoint.method.rawValue, path: endpoint.path)
+    }
+
+    private func report(_ event: NetworkEvent) {
+      for monitor in monitors { monitor.record(event) }
     }
   }
 
