@@ -24,14 +24,29 @@ extension Effects {
     sessionEnd: SessionEnd<F>? = nil
   ) async {
     for await outcome in outcomes {
-      switch outcome {
-      case .success(let value):
-        report(onValue(value), then: nil)
-      case .failure(.cancelled):
-        continue
-      case .failure(let error):
-        report(onFailure(error), then: error == .sessionExpired ? sessionEnd : nil)
-      }
+      take(outcome, onValue: onValue, onFailure: onFailure, sessionEnd: sessionEnd)
+    }
+  }
+
+  /// Hands one outcome of ``follow(_:onValue:onFailure:sessionEnd:)`` to the view model.
+  ///
+  /// Specialised in the feature's module, but never inlined into `follow`: an async function keeps
+  /// what it builds in its task's allocator, and the reaction built here (a side effect and an
+  /// event, often carrying the value) would make room there on every call.
+  @inlinable @inline(never)
+  func take<Value: Sendable>(
+    _ outcome: Result<Value, DomainError>,
+    onValue: (Value) -> Reaction<F>,
+    onFailure: (DomainError) -> Reaction<F>,
+    sessionEnd: SessionEnd<F>?
+  ) {
+    switch outcome {
+    case .success(let value):
+      report(onValue(value), then: nil)
+    case .failure(.cancelled):
+      return
+    case .failure(let error):
+      report(onFailure(error), then: error == .sessionExpired ? sessionEnd : nil)
     }
   }
 
