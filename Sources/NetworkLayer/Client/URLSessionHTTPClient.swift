@@ -192,8 +192,14 @@ public struct URLSessionHTTPClient: HTTPClient {
     try Self.ensureOpen(scope)
     if failure.error == .cancelled { throw .cancelled }
     failures.append(failure.error)
-    let decision = try await decideRetry(
-      after: failure, for: endpoint, attempt: attempt, failures: failures, scope: scope)
+    // The first interceptor with a decision decides.
+    let context = context(for: endpoint, attempt: attempt, failures: failures)
+    var decision = RetryDecision.doNotRetry
+    for interceptor in interceptors where decision == .doNotRetry {
+      decision = try await scope.run { () async -> RetryDecision in
+        await interceptor.retry(after: failure, context: context)
+      }
+    }
     switch decision {
     case .doNotRetry:
       throw failure.error
@@ -207,7 +213,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
   }
 
-  // `adapt`, `prepareRetry` and what it calls are never inlined into `perform`, and they build their
+  // `adapt`, `prepareRetry` and `pause` are never inlined into `perform`, and they build their
   // interceptors' context themselves: what an async function holds stays in its task's
   // allocator while it runs, and values of the Concurrency library's types, whose sizes are
   // known only at run time, are allocated on every entry, whether or not the branch that uses
@@ -246,24 +252,6 @@ public struct URLSessionHTTPClient: HTTPClient {
         throw .cancelled
       }
     }
-  }
-
-  @inline(never)
-  private func decideRetry<Response>(
-    after failure: AttemptFailure,
-    for endpoint: Endpoint<Response>,
-    attempt: Int,
-    failures: [NetworkError],
-    scope: CallScope
-  ) async throws(NetworkError) -> RetryDecision {
-    let context = context(for: endpoint, attempt: attempt, failures: failures)
-    for interceptor in interceptors {
-      let decision = try await scope.run { () async -> RetryDecision in
-        await interceptor.retry(after: failure, context: context)
-      }
-      if decision != .doNotRetry { return decision }
-    }
-    return .doNotRetry
   }
 
   /// Throws why the call ended, if it has: the caller's cancellation or the deadline.
