@@ -150,8 +150,8 @@ extension OutcomeSequence {
 
     /// A new iteration of the stream.
     ///
-    /// Specialised in the consumer's module but never inlined there, as `Reader.next(isolation:)`
-    /// is not: the standard library's iterator has a size known only at run time, so inlined into
+    /// Specialised in the consumer's module but never inlined there, like `Reader.next(isolation:)`:
+    /// the standard library's iterator has a size known only at run time, so inlined into
     /// an async function such as a feature's loop over the stream, it would be allocated from
     /// the task's allocator on every entry to that function, even when the stream has one outcome
     /// and this branch never runs.

@@ -213,8 +213,8 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
   }
 
-  // `adapt`, `prepareRetry` and `pause` are never inlined into `perform`, and they build their
-  // interceptors' context themselves: what an async function holds stays in its task's
+  // `adapt`, `prepareRetry` and `pause` are never inlined into `perform`, and the first two build
+  // the interceptors' context themselves: what an async function holds stays in its task's
   // allocator while it runs, and values of the Concurrency library's types, whose sizes are
   // known only at run time, are allocated on every entry, whether or not the branch that uses
   // them runs. Most calls have no interceptor and never retry.
