@@ -83,6 +83,40 @@ struct DeadlineAndCancellationTests {
     }
   }
 
+  @Test("a deadline of zero or less has passed before the call begins: timeout, and nothing is sent")
+  func deadlineAlreadyPassed() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.configure(requireAuth: false)
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
+
+      for deadline: Duration in [.zero, .milliseconds(-1), .seconds(-3600)] {
+        let result = await client.outcome(Endpoint<[TestTodo]>(path: ["todos"], deadline: deadline))
+        #expect(result == .failure(.timeout), "deadline \(deadline)")
+      }
+
+      let counters = try await connection.counters()
+      #expect(counters.paths["GET /todos"] == nil, "a call whose deadline had passed reached the server")
+    }
+  }
+
+  @Test("a deadline too far away to count is kept as a year: the call is answered")
+  func deadlineOfCenturies() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.configure(requireAuth: false)
+      let client = URLSessionHTTPClient(
+        baseURL: server.baseURL, session: connection.session, defaultDeadline: .seconds(Int64.max))
+
+      let byDefault = await client.outcome(Endpoint<[TestTodo]>(path: ["todos"]))
+      let byEndpoint = await client.outcome(
+        Endpoint<[TestTodo]>(path: ["todos"], deadline: .seconds(1_000_000_000_000)))
+
+      #expect((try? byDefault.get())?.count == 200, "\(byDefault)")
+      #expect((try? byEndpoint.get())?.count == 200, "\(byEndpoint)")
+    }
+  }
+
   @Test(
     "200 requests cancelled at random moments all end, as cancelled or answered, and leave no task behind")
   func randomCancellations() async throws {

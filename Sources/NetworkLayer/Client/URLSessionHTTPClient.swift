@@ -43,7 +43,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   private let transport: URLSessionTransport
   private let interceptors: [any RequestInterceptor]
   private let monitors: [any NetworkEventMonitor]
-  private let defaultDeadline: Duration
+  private let defaultDeadline: DeadlineLength
   private let clock: any Clock<Duration>
 
   /// Creates a client for the API at `baseURL`.
@@ -53,7 +53,8 @@ public struct URLSessionHTTPClient: HTTPClient {
   ///   - session: the session that carries the requests.
   ///   - interceptors: the chain that adapts requests and decides retries, in order.
   ///   - monitors: receivers of ``NetworkEvent``s.
-  ///   - defaultDeadline: the deadline of endpoints that do not set their own.
+  ///   - defaultDeadline: the deadline of endpoints that do not set their own (see
+  ///     ``Endpoint/deadline`` for one of zero or less, or more than a year).
   ///   - clock: the clock for deadlines and retry waits; tests pass a manual one.
   ///   - maximumResponseSize: the largest response body, in bytes, of endpoints that do not set
   ///     their own (``Endpoint/maximumResponseSize``); see ``defaultMaximumResponseSize``.
@@ -79,7 +80,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     )
     self.interceptors = interceptors
     self.monitors = monitors
-    self.defaultDeadline = defaultDeadline
+    self.defaultDeadline = DeadlineLength(defaultDeadline)
     self.clock = clock
   }
 
@@ -94,8 +95,10 @@ public struct URLSessionHTTPClient: HTTPClient {
   public func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
     // Numbering and timing a call are for monitors; without one they are not worth a lock.
     let call = monitors.isEmpty ? nil : Call.start(monitors: monitors)
-    let deadline = endpoint.deadline ?? defaultDeadline
+    let deadline = endpoint.deadline.map(DeadlineLength.init) ?? defaultDeadline
     let scope = CallScope()
+    // Ended before the first attempt is built, so nothing is sent and monitors see the call fail.
+    if deadline.hasPassed { scope.end(.timeout) }
     let timer = DeadlineTimer.start(after: deadline, on: clock) { scope.end(.timeout) }
     // Released as soon as the call ends, not when the deadline would have passed.
     defer { timer.cancel() }
@@ -108,7 +111,8 @@ public struct URLSessionHTTPClient: HTTPClient {
       value = try await withTaskCancellationHandler { () async throws -> Response in
         let value: Response
         do throws(NetworkError) {
-          value = try await perform(endpoint, call: call, deadline: deadline, scope: scope)
+          value = try await perform(
+            endpoint, call: call, transportTimeout: deadline.transportTimeout, scope: scope)
         } catch {
           throw scope.close() ?? error
         }
@@ -136,7 +140,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   private func perform<Response>(
     _ endpoint: Endpoint<Response>,
     call: Call?,
-    deadline: Duration,
+    transportTimeout: TimeInterval,
     scope: CallScope
   ) async throws(NetworkError) -> Response {
     var failures: [NetworkError] = []
@@ -144,7 +148,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     while true {
       try Self.ensureOpen(scope)
       var request = try builder.makeRequest(for: endpoint)
-      request.timeoutInterval = Self.transportTimeout(for: deadline)
+      request.timeoutInterval = transportTimeout
       // Set while the request is not yet shared, so the transport need not change it later,
       // which would copy the whole request object underneath.
       request.httpShouldHandleCookies = transport.sendsCookies
@@ -274,12 +278,6 @@ public struct URLSessionHTTPClient: HTTPClient {
       attempt: attempt,
       failures: failures
     )
-  }
-
-  /// Foundation's own timeout, set well past the client's deadline so that only the client's
-  /// deadline ever fires: the toolchain truncates sub-second values, and 0 means "at once".
-  private static func transportTimeout(for deadline: Duration) -> TimeInterval {
-    max(1, deadline.timeInterval.rounded(.up) + 1)
   }
 
   private static let attemptLimit = 100

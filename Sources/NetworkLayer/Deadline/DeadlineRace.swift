@@ -20,7 +20,9 @@ enum DeadlineRace {
   ) async -> Result<Value, NetworkError> {
     let race = Race<Value>()
     let task = startWork(race, work)
-    let timer = DeadlineTimer.start(after: deadline, on: clock) { race.finish(.failure(.timeout)) }
+    let timer = DeadlineTimer.start(after: DeadlineLength(deadline), on: clock) {
+      race.finish(.failure(.timeout))
+    }
     race.whenFinished {
       task.cancel()
       timer.cancel()

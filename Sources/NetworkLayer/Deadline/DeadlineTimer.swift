@@ -11,18 +11,19 @@ import LayeredSupport
 struct DeadlineTimer: Sendable {
   private let stop: @Sendable () -> Void
 
-  /// Calls `fire` once `duration` has passed on `clock`, unless cancelled first.
+  /// Calls `fire` once `length` has passed on `clock`, unless cancelled first.
   static func start(
-    after duration: Duration,
+    after length: DeadlineLength,
     on clock: any Clock<Duration>,
     fire: @escaping @Sendable () -> Void
   ) -> DeadlineTimer {
     // A comparison of metadata: `is` would be a dynamic cast of the existential on every call.
     if type(of: clock) == ContinuousClock.self {
       let schedule = DeadlineSchedule.shared
-      let id = schedule.add(at: .now() + dispatchInterval(duration), fire: fire)
+      let id = schedule.add(at: .now() + length.dispatchInterval, fire: fire)
       return DeadlineTimer { schedule.cancel(id) }
     }
+    let duration = length.duration
     let task = Task {
       do {
         try await clock.sleep(for: duration)
@@ -39,11 +40,4 @@ struct DeadlineTimer: Sendable {
     stop()
   }
 
-  private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
-    let (seconds, attoseconds) = duration.components
-    guard seconds >= 0 else { return .nanoseconds(0) }
-    // Capped at a year: nanoseconds in an Int overflow past about 292 years.
-    let nanoseconds = min(seconds, 365 * 24 * 3600) * 1_000_000_000 + attoseconds / 1_000_000_000
-    return .nanoseconds(Int(max(0, nanoseconds)))
-  }
 }

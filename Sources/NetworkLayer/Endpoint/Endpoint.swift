@@ -39,6 +39,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
   /// method's own idempotency; set it to `true` to opt a `POST` in (with an idempotency key, say).
   public var isIdempotent: Bool
   /// How long the whole call may take, retries included; `nil` uses the client's default.
+  ///
+  /// Zero or less has passed before the call begins: the call fails with
+  /// ``NetworkError/timeout`` and sends nothing. More than a year counts as a year.
   public var deadline: Duration?
   /// Whether a successful response must have a body. `false` for endpoints that expect nothing
   /// (`Response == NoContent`): any body is ignored and an empty one is fine with any status.

@@ -1,0 +1,40 @@
+import Dispatch
+import Foundation
+
+/// A deadline's length, with the forms a call hands on worked out once.
+///
+/// Each read of a `Duration`'s components is a 128-bit division, and a call needs its deadline
+/// in two other units: the process's ``DeadlineSchedule`` counts in dispatch time, and Foundation
+/// has a timeout of its own. A client keeps its default deadline in this form, so a call made
+/// with that deadline converts nothing.
+///
+/// A deadline further away than a year is kept as a year in both forms. Foundation turns its
+/// timeout into whole milliseconds in an `Int` and traps when that overflows, so a deadline of
+/// centuries handed on as it is would crash the process on the request's first attempt.
+struct DeadlineLength: Sendable {
+  /// The length itself, for a clock other than `ContinuousClock`.
+  let duration: Duration
+  /// Whether the deadline has passed before the call begins: it is zero or negative.
+  let hasPassed: Bool
+  /// The length as the deadline schedule's dispatch timer counts it.
+  let dispatchInterval: DispatchTimeInterval
+  /// Foundation's own timeout, set well past the deadline so that only the client's deadline
+  /// ever fires: the toolchain truncates sub-second values, and 0 means "at once".
+  let transportTimeout: TimeInterval
+
+  private static let longest: Int64 = 365 * 24 * 3600
+
+  init(_ duration: Duration) {
+    self.duration = duration
+    hasPassed = duration <= .zero
+    let (seconds, attoseconds) = duration.components
+    guard seconds < Self.longest else {
+      dispatchInterval = .seconds(Int(Self.longest))
+      transportTimeout = TimeInterval(Self.longest + 1)
+      return
+    }
+    transportTimeout = max(1, (Double(seconds) + Double(attoseconds) / 1e18).rounded(.up) + 1)
+    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    dispatchInterval = .nanoseconds(Int(max(0, nanoseconds)))
+  }
+}
