@@ -237,6 +237,32 @@ struct ClientPipelineTests {
     #expect(server.count == 2)
   }
 
+  @Test(
+    "a retry delay too long for the clock, asked for by a server or an interceptor, ends the call at its deadline"
+  )
+  func retryDelayBeyondTheClock() async throws {
+    // A server asking to wait longer than any clock counts, with a policy that accepts any wait.
+    let server = ScriptedServer(statuses: [503], headers: ["Retry-After": "99999999999999999999"])
+    defer { server.mount.unmount() }
+    let policy = RetryPolicy(maxRetryAfter: .seconds(Int64.max))
+    var endpoint = Self.todo
+    endpoint.deadline = .milliseconds(200)
+
+    let byServer = await server.client(interceptors: [policy]).outcome(endpoint)
+    let byInterceptor = await server.client(interceptors: [EndlessRetry()]).outcome(endpoint)
+
+    #expect(byServer == .failure(.timeout))
+    #expect(byInterceptor == .failure(.timeout))
+    #expect(server.count == 2, "each call sent its first attempt, and no retry")
+  }
+
+  /// Asks for a retry after the longest `Duration` there is, whatever the failure.
+  private struct EndlessRetry: RequestInterceptor {
+    func retry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {
+      .retry(after: .seconds(Int64.max))
+    }
+  }
+
   @Test("a POST is not retried unless the endpoint opts in", arguments: [false, true])
   func postOptIn(optIn: Bool) async throws {
     let server = ScriptedServer(statuses: [503, 200])

@@ -246,9 +246,14 @@ public struct URLSessionHTTPClient: HTTPClient {
   }
 
   /// Waits `delay` on the client's clock before a retry.
+  ///
+  /// A delay comes from an interceptor, and through `RetryPolicy` from a server's `Retry-After`,
+  /// so it may be longer than `ContinuousClock` can count, which traps. No wait needs to be
+  /// longer than the longest deadline: the call's own deadline ends it first.
   @inline(never)
   private func pause(for delay: Duration, scope: CallScope) async throws(NetworkError) {
     let clock = self.clock
+    let delay = min(delay, DeadlineLength.longest)
     try await scope.run { () async throws(NetworkError) in
       do {
         try await clock.sleep(for: delay)

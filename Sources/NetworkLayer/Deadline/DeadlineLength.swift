@@ -22,15 +22,17 @@ struct DeadlineLength: Sendable {
   /// ever fires: the toolchain truncates sub-second values, and 0 means "at once".
   let transportTimeout: TimeInterval
 
-  private static let longest: Int64 = 365 * 24 * 3600
+  /// The longest deadline, which no wait inside a call needs to outlast.
+  static let longest = Duration.seconds(longestSeconds)
+  private static let longestSeconds: Int64 = 365 * 24 * 3600
 
   init(_ duration: Duration) {
     self.duration = duration
     hasPassed = duration <= .zero
     let (seconds, attoseconds) = duration.components
-    guard seconds < Self.longest else {
-      dispatchInterval = .seconds(Int(Self.longest))
-      transportTimeout = TimeInterval(Self.longest + 1)
+    guard seconds < Self.longestSeconds else {
+      dispatchInterval = .seconds(Int(Self.longestSeconds))
+      transportTimeout = TimeInterval(Self.longestSeconds + 1)
       return
     }
     transportTimeout = max(1, (Double(seconds) + Double(attoseconds) / 1e18).rounded(.up) + 1)
