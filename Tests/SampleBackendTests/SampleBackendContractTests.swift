@@ -63,16 +63,23 @@ struct SampleBackendContractTests {
       try await connection.configure(requireAuth: false)
       #expect(try await connection.releaseDelays() == 0)
 
-      // Far longer than the time limit: only the release can end it.
+      // Far longer than the time limit: only the release can end them. The second is longer
+      // than any clock counts, and must hold the request all the same, not crash the server.
       try await connection.inject(.init(path: "/todos/1", method: "GET", delay: 600))
+      try await connection.inject(.init(path: "/todos/3", method: "GET", delay: 1e300))
       let held = Task { try await connection.raw("GET", "/todos/1") }
-      while try await connection.counters().paths["GET /todos/1"] == nil {
+      let heldLonger = Task { try await connection.raw("GET", "/todos/3") }
+      var paths = try await connection.counters().paths
+      while paths["GET /todos/1"] == nil || paths["GET /todos/3"] == nil {
         try await Task.sleep(for: .milliseconds(5))
+        paths = try await connection.counters().paths
       }
-      #expect(try await connection.releaseDelays() == 1)
-      let answer = try await held.value
-      #expect(answer.status == 200)
-      #expect(try JSONDecoder().decode(WireTodo.self, from: answer.body).id == 1)
+      #expect(try await connection.releaseDelays() == 2)
+      for (request, id) in [(held, 1), (heldLonger, 3)] {
+        let answer = try await request.value
+        #expect(answer.status == 200)
+        #expect(try JSONDecoder().decode(WireTodo.self, from: answer.body).id == id)
+      }
 
       try await connection.inject(.init(path: "/todos/2", method: "GET", delay: 0.2))
       let start = ContinuousClock.now

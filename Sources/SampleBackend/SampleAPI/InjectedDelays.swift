@@ -42,7 +42,9 @@ final class InjectedDelays: Sendable {
     let id = ticket.id
     let timer = Task { [self] in
       // A release or a cancellation cancels this sleep, which then ends nothing: the entry is gone.
-      try? await Task.sleep(for: .seconds(seconds))
+      // Capped at a year: a `Duration` made from a larger number of seconds, or a sleep that
+      // long, traps, and the fault's `delay` is any non-negative number.
+      try? await Task.sleep(for: .seconds(min(seconds, 365 * 24 * 3600)))
       end(id)
     }
     await withTaskCancellationHandler {
