@@ -15,11 +15,20 @@ import Testing
   .timeLimit(.minutes(2))
 )
 struct DeadlineAndCancellationTests {
-  @Test("a 0.3 s deadline against a 1.5 s response fails with timeout at the deadline, not at the response")
-  func shortDeadline() async throws {
+  /// Runs `body` against a loopback sample API whose routes need no token.
+  private func withOpenAPI(
+    _ body: (LoopbackSampleAPI, SampleBackendConnection) async throws -> Void
+  ) async throws {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
       try await connection.configure(requireAuth: false)
+      try await body(server, connection)
+    }
+  }
+
+  @Test("a 0.3 s deadline against a 1.5 s response fails with timeout at the deadline, not at the response")
+  func shortDeadline() async throws {
+    try await withOpenAPI { server, connection in
       try await connection.inject(.init(path: "/todos", delay: 1.5))
       let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
       let endpoint = Endpoint<[TestTodo]>(path: ["todos"], deadline: .milliseconds(300))
@@ -33,9 +42,7 @@ struct DeadlineAndCancellationTests {
 
   @Test("a call that times out is abandoned, and the server sees the request go away")
   func timedOutRequestIsCancelled() async throws {
-    try await LoopbackSampleAPI.with { server in
-      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
-      try await connection.configure(requireAuth: false)
+    try await withOpenAPI { server, connection in
       // Far longer than the deadline, so that even on a loaded machine the answer cannot come first.
       try await connection.inject(.init(path: "/todos", delay: 30))
       let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
@@ -57,9 +64,7 @@ struct DeadlineAndCancellationTests {
 
   @Test("a response inside its deadline is untouched, also with a sub-second deadline")
   func responseInsideDeadline() async throws {
-    try await LoopbackSampleAPI.with { server in
-      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
-      try await connection.configure(requireAuth: false)
+    try await withOpenAPI { server, connection in
       let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
       // Warm the connection, so the timed call measures the client and not the server's start.
       _ = try await client.send(Endpoint<[TestTodo]>(path: ["todos"]))
@@ -85,9 +90,7 @@ struct DeadlineAndCancellationTests {
 
   @Test("a deadline of zero or less has passed before the call begins: timeout, and nothing is sent")
   func deadlineAlreadyPassed() async throws {
-    try await LoopbackSampleAPI.with { server in
-      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
-      try await connection.configure(requireAuth: false)
+    try await withOpenAPI { server, connection in
       let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
 
       for deadline: Duration in [.zero, .milliseconds(-1), .seconds(-3600)] {
@@ -102,9 +105,7 @@ struct DeadlineAndCancellationTests {
 
   @Test("a deadline too far away to count is kept as a year: the call is answered")
   func deadlineOfCenturies() async throws {
-    try await LoopbackSampleAPI.with { server in
-      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
-      try await connection.configure(requireAuth: false)
+    try await withOpenAPI { server, connection in
       let client = URLSessionHTTPClient(
         baseURL: server.baseURL, session: connection.session, defaultDeadline: .seconds(Int64.max))
 
@@ -120,9 +121,7 @@ struct DeadlineAndCancellationTests {
   @Test(
     "200 requests cancelled at random moments all end, as cancelled or answered, and leave no task behind")
   func randomCancellations() async throws {
-    try await LoopbackSampleAPI.with { server in
-      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
-      try await connection.configure(requireAuth: false)
+    try await withOpenAPI { server, connection in
       try await connection.inject(.init(path: "/todos/1", count: -1, delay: 0.05))
       let session = URLSession.loopbackTesting()
       let client = URLSessionHTTPClient(baseURL: server.baseURL, session: session)
