@@ -28,10 +28,11 @@ struct RefreshWaitTests {
     let late = took - deadline
     print("deadlineEndsTheWait: the call ended \(late) after its \(deadline) deadline")
     #expect(result == .failure(.timeout))
-    // The issue asks for 50 ms, and alone it takes 1-2 ms; under ThreadSanitizer, next to a
-    // flood test saturating both cores, it took up to 1.3 s. The bound is one such a machine
-    // cannot break, while a wait the deadline does not reach would hang until the test's limit.
-    #expect(late < .seconds(5), "the refresh never ends, and the call ended \(late) after its deadline")
+    // The issue asks for 50 ms, and alone it takes 1-2 ms; in the whole suite under
+    // ThreadSanitizer, next to a flood test saturating both cores, it has taken 5.2 s. Only the
+    // deadline can end this call with timeout before the refresh's own deadline, 30 s, would end
+    // every waiter; the bound lies halfway.
+    #expect(late < .seconds(15), "the refresh never ends, and the call ended \(late) after its deadline")
     // The refresh goes on without the call, stores its result, and the call's request never leaves.
     refresher.release()
     try await Timing.poll { store.tokens?.accessToken == "at-fresh-1" }
@@ -59,7 +60,7 @@ struct RefreshWaitTests {
     print("cancellationEndsTheWait: the call ended \(took) after its caller cancelled it")
     #expect(result == .failure(.cancelled))
     // The issue asks for 50 ms; see deadlineEndsTheWait for the bound.
-    #expect(took < .seconds(5), "the refresh never ends, and the call ended \(took) after its cancellation")
+    #expect(took < .seconds(15), "the refresh never ends, and the call ended \(took) after its cancellation")
     refresher.release()
     try await Task.sleep(for: .milliseconds(100))
     #expect(server.received.withLock { $0 }.isEmpty)
