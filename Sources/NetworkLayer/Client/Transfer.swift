@@ -50,6 +50,10 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   private let originalRequest: URLRequest
   private let redirectRule: RedirectRule
   private let limit: Int
+  /// The most the body's buffer is sized for up front. An announced length is only a claim:
+  /// reserved whole under a large limit, it would make the client allocate whatever a server
+  /// announces and never sends (9 EB traps). A longer body grows the buffer as it arrives.
+  private static let largestReservation = 16 * 1024 * 1024
 
   init(originalRequest: URLRequest, redirectRule: RedirectRule, maximumResponseSize: Int) {
     self.originalRequest = originalRequest
@@ -136,7 +140,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
         state.body = data
       } else {
         // A body in pieces is stored in a buffer sized once, so growing it never holds two copies.
-        if state.body.isEmpty, let announced = state.announced { state.body.reserveCapacity(announced) }
+        if state.body.isEmpty, let announced = state.announced {
+          state.body.reserveCapacity(min(announced, Self.largestReservation))
+        }
         state.body.append(data)
       }
       return false

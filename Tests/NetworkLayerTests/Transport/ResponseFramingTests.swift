@@ -76,6 +76,20 @@ struct ResponseFramingTests {
     }
   }
 
+  @Test(
+    "a body cut short of an enormous Content-Length is a lost connection, under a limit that allows that length too"
+  )
+  func enormousLengthCutShort() async throws {
+    try await Self.withClient { client in
+      // The client sizes its buffer for a body in pieces from the announced length: a server
+      // must not make it allocate 9 EB, which traps, or any length it then never sends.
+      var endpoint = Self.probe(["9000000000000000000"], chunked: false, body: "hello")
+      endpoint.maximumResponseSize = .max
+      let result = await client.outcome(endpoint)
+      #expect(result == .failure(.transport(code: URLError.Code.networkConnectionLost.rawValue)))
+    }
+  }
+
   private static func withClient(_ body: (URLSessionHTTPClient) async throws -> Void) async throws {
     try await LoopbackSampleAPI.with { server in
       try await body(URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting()))
