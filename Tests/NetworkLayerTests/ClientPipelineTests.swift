@@ -256,6 +256,18 @@ struct ClientPipelineTests {
     #expect(server.count == 2, "each call sent its first attempt, and no retry")
   }
 
+  @Test("a deadline too far away to count is kept as a year on any clock, not only the continuous one")
+  func deadlineOfCenturiesOnAnotherClock() async throws {
+    let server = ScriptedServer(statuses: [200])
+    defer { server.mount.unmount() }
+    var endpoint = Self.todo
+    endpoint.deadline = .seconds(Int64.max)
+
+    let result = await server.client(interceptors: [], clock: SuspendingClock()).outcome(endpoint)
+
+    #expect((try? result.get())?.id == 1, "\(result)")
+  }
+
   /// Asks for a retry after the longest `Duration` there is, whatever the failure.
   private struct EndlessRetry: RequestInterceptor {
     func retry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {

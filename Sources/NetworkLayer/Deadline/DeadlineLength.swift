@@ -8,11 +8,12 @@ import Foundation
 /// has a timeout of its own. A client keeps its default deadline in this form, so a call made
 /// with that deadline converts nothing.
 ///
-/// A deadline further away than a year is kept as a year in both forms. Foundation turns its
-/// timeout into whole milliseconds in an `Int` and traps when that overflows, so a deadline of
-/// centuries handed on as it is would crash the process on the request's first attempt.
+/// A deadline further away than a year is kept as a year in every form. Handed on as it is, a
+/// deadline of centuries would crash the process: Foundation turns its timeout into whole
+/// milliseconds in an `Int`, and a clock's `sleep` turns the instant into a `Duration`'s
+/// components, and both trap when they overflow.
 struct DeadlineLength: Sendable {
-  /// The length itself, for a clock other than `ContinuousClock`.
+  /// The length, at most a year, for a clock other than `ContinuousClock` to sleep.
   let duration: Duration
   /// Whether the deadline has passed before the call begins: it is zero or negative.
   let hasPassed: Bool
@@ -27,7 +28,7 @@ struct DeadlineLength: Sendable {
   private static let longestSeconds: Int64 = 365 * 24 * 3600
 
   init(_ duration: Duration) {
-    self.duration = duration
+    self.duration = min(duration, Self.longest)
     hasPassed = duration <= .zero
     let (seconds, attoseconds) = duration.components
     guard seconds < Self.longestSeconds else {

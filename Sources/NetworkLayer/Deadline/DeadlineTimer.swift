@@ -39,5 +39,4 @@ struct DeadlineTimer: Sendable {
   func cancel() {
     stop()
   }
-
 }
