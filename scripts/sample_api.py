@@ -103,6 +103,7 @@ USERNAME = "demo"
 PASSWORD = "correct-horse-battery-staple"
 
 DEFAULT_TOKEN_LIFETIME = 3600  # seconds
+MAX_EXPIRES_IN = 2**63 - 1  # the largest expiresIn reported, whatever the lifetime
 DEFAULT_REQUIRE_AUTH = True
 
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
@@ -758,8 +759,9 @@ class SampleAPI:
         return {
             "accessToken": access_token,
             "refreshToken": refresh_token,
-            # Whole seconds, truncated: a 0.2 s test lifetime reports 0.
-            "expiresIn": int(self.token_lifetime),
+            # Whole seconds, truncated: a 0.2 s test lifetime reports 0. At most the largest
+            # 64-bit integer, as the embedded server reports, whose clients decode an Int.
+            "expiresIn": min(int(self.token_lifetime), MAX_EXPIRES_IN),
         }
 
     def login(self, request: Request) -> Response:

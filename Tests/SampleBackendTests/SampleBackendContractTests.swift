@@ -141,6 +141,13 @@ struct SampleBackendContractTests {
     )
     let expiredToken = (expired as? [String: Any])?["accessToken"] as? String ?? ""
     try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Bearer \(expiredToken)"])
+    // A lifetime past any integer: both report the largest 64-bit one, and the token works.
+    try await connection.configure(tokenLifetime: 1e300)
+    let lasting = try await script.exchange(
+      "POST", "/auth/login", json: #"{"username": "demo", "password": "correct-horse-battery-staple"}"#
+    )
+    let lastingToken = (lasting as? [String: Any])?["accessToken"] as? String ?? ""
+    try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Bearer \(lastingToken)"])
     try await connection.configure(tokenLifetime: 3600, requireAuth: false)
 
     try await script.exchange("POST", "/_control/release")

@@ -50,7 +50,14 @@ struct SampleAPIState: Sendable {
     let refresh = "rt-" + Self.randomHex()
     accessTokens[access] = now.addingTimeInterval(config.tokenLifetime)
     refreshTokens.insert(refresh)
-    return TokenPair(accessToken: access, refreshToken: refresh, expiresIn: Int(config.tokenLifetime))
+    return TokenPair(
+      accessToken: access, refreshToken: refresh, expiresIn: Self.wholeSeconds(config.tokenLifetime))
+  }
+
+  /// A lifetime in whole seconds, truncated, and at most `Int.max`: the configured lifetime is
+  /// any non-negative number, and converting a larger one would trap.
+  private static func wholeSeconds(_ lifetime: Double) -> Int {
+    lifetime < Double(Int.max) ? Int(lifetime) : .max
   }
 
   private static func randomHex() -> String {
