@@ -36,7 +36,8 @@ struct DeadlineLength: Sendable {
       transportTimeout = TimeInterval(Self.longestSeconds + 1)
       return
     }
-    transportTimeout = max(1, (Double(seconds) + Double(attoseconds) / 1e18).rounded(.up) + 1)
+    let interval = Duration.timeInterval(seconds: seconds, attoseconds: attoseconds)
+    transportTimeout = max(1, interval.rounded(.up) + 1)
     let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     dispatchInterval = .nanoseconds(Int(max(0, nanoseconds)))
   }
