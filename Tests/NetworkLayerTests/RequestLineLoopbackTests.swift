@@ -42,6 +42,22 @@ struct RequestLineLoopbackTests {
     }
   }
 
+  @Test("a base URL whose scheme is written in upper case is sent to")
+  func upperCaseScheme() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      let upper = try #require(
+        URL(string: server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "HTTP://")))
+      let client = URLSessionHTTPClient(baseURL: upper, session: connection.session)
+
+      // swift-corelibs-foundation sends nothing for `HTTP://`: an unsupported URL.
+      _ = await client.outcome(Endpoint.raw(path: ["_probe", "echo"]))
+
+      let received = try await connection.received()
+      #expect(received.map(\.line) == ["GET /_probe/echo HTTP/1.1"])
+    }
+  }
+
   @Test("a client that has sent more paths than it keeps parsed still sends each to its own path")
   func everyPathArrivesAsAskedAcrossReuse() async throws {
     try await withServer { client, connection in

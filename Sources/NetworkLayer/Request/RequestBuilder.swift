@@ -8,7 +8,8 @@ public import Foundation
 ///
 /// Guarantees:
 /// - the base URL's own path is kept: `https://host/v1` + `["todos"]` is `https://host/v1/todos`,
-///   with exactly one slash between parts whatever trailing slashes the base has;
+///   with exactly one slash between parts whatever trailing slashes the base has, and its scheme
+///   may be written in any case (`HTTP://host` is sent as `http://host`);
 /// - every path element goes out in the request line as exactly one percent-encoded segment with
 ///   exactly that value: `"a/b"`, `"?x"`, and the dot segments `"."` and `".."` (sent as `%2E`
 ///   and `%2E%2E`, which Foundation does not resolve and RFC 3986 treats as data) add no segment
@@ -194,6 +195,9 @@ extension RequestBuilder {
       self.path = path
       query = components.percentEncodedQuery
       fragment = components.percentEncodedFragment
+      // Written lower-case: swift-corelibs-foundation sends nothing for `HTTP://host`, and
+      // fails it as an unsupported URL.
+      components.scheme = scheme
       components.percentEncodedPath = ""
       components.percentEncodedQuery = nil
       components.percentEncodedFragment = nil
