@@ -50,7 +50,8 @@ Control hooks for tests (never counted, faulted or protected):
                                    ?part=body|query|path|header:<name> echoes only those,
                                    each ?contentType= is sent as a Content-Type header
 Transport probes (``/_probe/``, see TransportProbes): 401 challenges,
-floods, and an echo and a redirect that record what arrived.
+floods, a compressed body, replies framed or written exactly as asked, and an
+echo and a redirect that record what arrived.
 
 Python standard library only; runs on Python 3.9+.
 """
@@ -73,6 +74,7 @@ import sys
 import threading
 import time
 import traceback
+import zlib
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -907,7 +909,13 @@ class TransportProbes:
                                 `WWW-Authenticate: <scheme>`
         ANY  /_probe/echo       records the request; answers {"echo": true}
         ANY  /_probe/redirect   ?status=307&to=<url>: records the request and
-                                redirects it to `to`
+                                redirects it to `to` (`Location` exactly as
+                                given); with ?loop=1, to itself
+        GET  /_probe/deflated   ?size=<bytes>: `size` zero bytes, sent gzip-
+                                compressed (about a thousandth of that on the
+                                wire) with `Content-Encoding: gzip`
+        GET  /_probe/raw        ?reply=<text>: exactly `text` (UTF-8) as the
+                                whole reply, status line and all, then a close
         GET  /_probe/flood      ?length=<bytes>: a body that never ends (or
                                 announces `length` and sends up to it) as fast
                                 as the socket takes it; without `length`, no
@@ -935,7 +943,7 @@ class TransportProbes:
             action = {
                 "challenge": self._add_challenge, "echo": self._echo,
                 "redirect": self._redirect, "flood": self._flood, "log": self._log,
-                "framing": self._framing,
+                "framing": self._framing, "deflated": self._deflated, "raw": self._raw,
             }.get(name)
             if action is None:
                 handler._send(error_response(404, "no such probe"))
@@ -985,6 +993,8 @@ class TransportProbes:
         self._record(request)
         status = int(query_value(request, "status") or "307")
         target = query_value(request, "to") or "/"
+        if query_value(request, "loop") == "1":
+            target = handler.path
         handler._send(error_response(status, "moved", [("Location", target)]))
 
     def _log(self, handler: "SampleRequestHandler", request: Request) -> None:
@@ -1004,6 +1014,25 @@ class TransportProbes:
         handler.close_connection = True
         try:
             handler.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+            handler.wfile.flush()
+        except OSError:
+            pass
+
+    def _deflated(self, handler: "SampleRequestHandler", request: Request) -> None:
+        size = int(query_value(request, "size") or "0")
+        compressor = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)  # gzip framing
+        zeros = bytes(1 << 20)
+        parts = []
+        for offset in range(0, size, len(zeros)):
+            parts.append(compressor.compress(zeros[: min(len(zeros), size - offset)]))
+        parts.append(compressor.flush())
+        body = b"".join(parts)
+        handler._send(Response(200, body, "application/octet-stream", [("Content-Encoding", "gzip")]))
+
+    def _raw(self, handler: "SampleRequestHandler", request: Request) -> None:
+        handler.close_connection = True
+        try:
+            handler.wfile.write((query_value(request, "reply") or "").encode("utf-8"))
             handler.wfile.flush()
         except OSError:
             pass

@@ -4,8 +4,17 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// What a request may carry when the server redirects it.
+/// Where a redirect goes, and what the redirected request may carry.
 ///
+/// - The target is the URL the response's `Location` names, resolved against the URL it
+///   answered as RFC 3986 says. swift-corelibs-foundation builds its own target from pieces of
+///   the two: it drops the current path for a `Location` of only a query (`?page=2` went to
+///   `/?page=2`), decodes and resolves percent-encoded dot segments (`/%2e%2e/x` went to `/x`),
+///   and keeps the current scheme and host for any other scheme (`file:///etc/passwd` became
+///   `GET /etc/passwd` on the API's host).
+/// - A target that is not an `http` or `https` URL with a host ends the call with
+///   `URLError.unsupportedURL`, before anything more is sent. A `Location` that names no URL at
+///   all leaves the redirect response as the answer, as Apple's Foundation does.
 /// - A redirect that leaves the request's origin (or the API's) carries no credential: every
 ///   header ``Redactor`` treats as one (`Authorization`, `Proxy-Authorization`, `Cookie`,
 ///   API-key and token headers) is dropped, so a server cannot bounce a request, and the user's
@@ -15,8 +24,10 @@ import Foundation
 struct RedirectRule: Sendable {
   let credentialOrigin: Origin
 
-  /// The most redirects the transport follows itself for one request.
-  static let maximumRepeats = 16
+  /// The most redirects one attempt follows, whatever their status; one more ends it with
+  /// `URLError.httpTooManyRedirects`. (swift-corelibs-foundation's own limit, which applies to
+  /// the redirects it follows within a task, is 20.)
+  static let maximumRedirects = 16
 
   /// Whether a redirect with `status` repeats the request with its method and body.
   static func repeatsRequest(_ status: Int) -> Bool {
@@ -24,13 +35,20 @@ struct RedirectRule: Sendable {
   }
 
   /// The request to send for a redirect answered by `response`, given the request first sent
-  /// and the one Foundation proposes.
+  /// and the one Foundation proposes; `nil` when the response's `Location` names no URL, so the
+  /// redirect response itself is the answer.
+  ///
+  /// - Throws: ``NetworkError/transport(code:)`` with `URLError.unsupportedURL` for a target
+  ///   that is not an `http` or `https` URL with a host.
   func request(
     following response: HTTPURLResponse,
     from original: URLRequest,
     proposed: URLRequest
-  ) -> URLRequest {
+  ) throws(NetworkError) -> URLRequest? {
+    guard let target = Self.target(of: response) else { return nil }
+    guard Origin(target).isHTTP else { throw .transport(code: URLError.unsupportedURL.rawValue) }
     var next = proposed
+    next.url = target
     if Self.repeatsRequest(response.statusCode) {
       next.httpMethod = original.httpMethod
       if let body = original.httpBody { next.httpBody = body }
@@ -40,12 +58,24 @@ struct RedirectRule: Sendable {
       }
     }
     let staysHome =
-      credentialOrigin.contains(next.url) && original.url.map(Origin.init) == next.url.map(Origin.init)
+      credentialOrigin.contains(target) && original.url.map(Origin.init) == Origin(target)
     if !staysHome {
       for name in (next.allHTTPHeaderFields ?? [:]).keys where Redactor.isCredentialHeader(name) {
         next.setValue(nil, forHTTPHeaderField: name)
       }
     }
     return next
+  }
+
+  /// The absolute URL `response`'s `Location` names, resolved against the URL of `response`.
+  static func target(of response: HTTPURLResponse) -> URL? {
+    guard let location = response.value(forHTTPHeaderField: "Location") else { return nil }
+    let trimmed = location.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty, let url = URL(string: trimmed, relativeTo: response.url)?.absoluteURL
+    else { return nil }
+    // Schemes are case-insensitive, but swift-corelibs-foundation loads only a lower-case one:
+    // a task for `HTTP://host/` fails as an unsupported URL.
+    guard let scheme = url.scheme, scheme != scheme.lowercased() else { return url }
+    return URL(string: scheme.lowercased() + url.absoluteString.dropFirst(scheme.count))
   }
 }

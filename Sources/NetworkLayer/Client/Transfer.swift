@@ -20,8 +20,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     /// The final response and its whole body.
     case response(Data, HTTPURLResponse)
     /// A 307 or 308 whose repeat the transport sends itself, as a new task: Foundation would
-    /// follow it with the right method but an empty body.
-    case redirect(URLRequest)
+    /// follow it with the right method but an empty body. `followed` counts every redirect of
+    /// the attempt so far, this one included.
+    case redirect(URLRequest, followed: Int)
     case failure(NetworkError)
   }
 
@@ -44,9 +45,11 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     /// The body length the response announced, or `nil` when it did not.
     var announced: Int?
     var redirect: URLRequest?
+    /// The redirects of the attempt followed so far, by earlier tasks and by this one.
+    var followed: Int
   }
 
-  private let state = Locked(State())
+  private let state: Locked<State>
   private let originalRequest: URLRequest
   private let redirectRule: RedirectRule
   private let limit: Int
@@ -55,7 +58,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   /// announces and never sends (9 EB traps). A longer body grows the buffer as it arrives.
   private static let largestReservation = 16 * 1024 * 1024
 
-  init(originalRequest: URLRequest, redirectRule: RedirectRule, maximumResponseSize: Int) {
+  /// - Parameter followed: the redirects of the attempt that earlier tasks followed.
+  init(originalRequest: URLRequest, redirectRule: RedirectRule, maximumResponseSize: Int, followed: Int) {
+    state = Locked(State(followed: followed))
     self.originalRequest = originalRequest
     self.redirectRule = redirectRule
     self.limit = maximumResponseSize
@@ -162,11 +167,11 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       finish(.failure(failure))
       return
     }
-    let (response, body, redirect) = state.withLock {
-      ($0.response ?? task.response as? HTTPURLResponse, $0.body, $0.redirect)
+    let (response, body, redirect, followed) = state.withLock {
+      ($0.response ?? task.response as? HTTPURLResponse, $0.body, $0.redirect, $0.followed)
     }
     if let redirect {
-      finish(.redirect(redirect))
+      finish(.redirect(redirect, followed: followed))
     } else if let response {
       finish(.response(body, response))
     } else {
@@ -204,8 +209,24 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     newRequest request: URLRequest,
     completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
-    let next = redirectRule.request(following: response, from: originalRequest, proposed: request)
-    let repeatsRequest = RedirectRule.repeatsRequest(response.statusCode)
+    let next: URLRequest?
+    do throws(NetworkError) {
+      // Counted here for every status: Foundation follows a 301, 302 or 303 within the task,
+      // up to a limit of its own, where the transport sends a 307 or 308 as a new task.
+      let followed = state.withLock { state in
+        state.followed += 1
+        return state.followed
+      }
+      guard followed <= RedirectRule.maximumRedirects else {
+        throw .transport(code: URLError.httpTooManyRedirects.rawValue)
+      }
+      next = try redirectRule.request(following: response, from: originalRequest, proposed: request)
+    } catch {
+      finish(.failure(error))
+      completionHandler(nil)
+      return
+    }
+    let repeatsRequest = next != nil && RedirectRule.repeatsRequest(response.statusCode)
     state.withLock { state in
       state.response = nil
       state.body = Data()

@@ -23,8 +23,9 @@ import LayeredSupport
 /// - an authentication challenge (`WWW-Authenticate: Basic`, `Digest`, or any other scheme) is
 ///   answered by delivering the 401 response itself, at once. Left to swift-corelibs-foundation,
 ///   such a 401 never completes (issue 5456), so the auth interceptor would never see it;
-/// - a redirect that leaves the request's origin carries no credential header (see
-///   ``RedirectRule``), and a 307 or 308 keeps the method and the body;
+/// - a redirect goes to the URL its `Location` names, resolved as RFC 3986 says, and only to an
+///   http(s) URL; it carries no credential header once it leaves the request's origin, a 307 or
+///   308 keeps the method and the body, and an attempt follows at most 16 (see ``RedirectRule``);
 /// - the end of the call (its deadline, or its caller's cancellation, through its ``CallScope``)
 ///   ends the transfer at once with that reason, without waiting for Foundation to confirm. The
 ///   data task is cancelled from another queue: cancelling it on the calling queue from inside
@@ -71,29 +72,28 @@ struct URLSessionTransport: Sendable {
     // An interceptor may have changed it; usually it is as the client set it.
     if request.httpShouldHandleCookies != sendsCookies { request.httpShouldHandleCookies = sendsCookies }
     let limit = max(0, maximumResponseSize ?? self.maximumResponseSize)
-    var repeats = 0
+    var followed = 0
     while true {
-      switch await run(request, limit: limit, scope: scope) {
+      switch await run(request, limit: limit, followed: followed, scope: scope) {
       case .response(let body, let response):
         return (body, response)
       case .failure(let error):
         throw error
-      case .redirect(let next):
-        repeats += 1
-        guard repeats <= RedirectRule.maximumRepeats else {
-          throw .transport(code: URLError.httpTooManyRedirects.rawValue)
-        }
+      case .redirect(let next, let count):
+        followed = count
         request = next
       }
     }
   }
 
-  /// Runs one data task for `request`, unless `scope` has ended.
-  private func run(_ request: URLRequest, limit: Int, scope: CallScope) async -> Transfer.Outcome {
+  /// Runs one data task for `request`, unless `scope` has ended; `followed` redirects of the
+  /// call came before it.
+  private func run(_ request: URLRequest, limit: Int, followed: Int, scope: CallScope) async -> Transfer.Outcome {
     let transfer = Transfer(
       originalRequest: request,
       redirectRule: RedirectRule(credentialOrigin: credentialOrigin),
-      maximumResponseSize: limit
+      maximumResponseSize: limit,
+      followed: followed
     )
     if let reason = scope.enter(transfer) { return .failure(reason) }
     defer { scope.leave(transfer) }

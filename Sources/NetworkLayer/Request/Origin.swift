@@ -16,6 +16,11 @@ struct Origin: Sendable, Hashable {
     self.port = url.port ?? Self.defaultPorts[scheme]
   }
 
+  /// Whether this is an `http` or `https` origin with a host: one the transport can send to.
+  var isHTTP: Bool {
+    (scheme == "http" || scheme == "https") && !host.isEmpty
+  }
+
   /// Whether `url` belongs to this origin; `false` for `nil`.
   func contains(_ url: URL?) -> Bool {
     guard let url else { return false }
