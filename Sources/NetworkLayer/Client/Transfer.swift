@@ -164,6 +164,13 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       if failure == .transport(code: URLError.unknown.rawValue), bodyCutShort() {
         failure = .transport(code: URLError.networkConnectionLost.rawValue)
       }
+      // libcurl reports a reply it cannot read as HTTP (a status line of `000` or `1000`, an
+      // HTTP/0.9 body, HTTP/2 framing) as an unsupported protocol, which swift-corelibs-foundation
+      // passes on as an unsupported URL. For an HTTP URL with a host, which the transport sends
+      // and never leaves for another scheme, it is a response that cannot be parsed.
+      if failure == .transport(code: URLError.unsupportedURL.rawValue), Self.isSendable(task.currentRequest?.url) {
+        failure = .transport(code: URLError.cannotParseResponse.rawValue)
+      }
       finish(.failure(failure))
       return
     }
@@ -289,6 +296,13 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     #else
       method != NSURLAuthenticationMethodServerTrust && method != NSURLAuthenticationMethodClientCertificate
     #endif
+  }
+
+  /// Whether swift-corelibs-foundation sends requests for `url` at all: a lower-case `http` or
+  /// `https` scheme, and a host.
+  private static func isSendable(_ url: URL?) -> Bool {
+    guard let url, url.scheme == "http" || url.scheme == "https" else { return false }
+    return !(url.host ?? "").isEmpty
   }
 
   private static func networkError(for error: any Error) -> NetworkError {

@@ -90,6 +90,26 @@ struct ResponseFramingTests {
     }
   }
 
+  @Test(
+    "a reply that is not HTTP/1.x is a response that cannot be parsed, not an unsupported URL",
+    arguments: [
+      "HTTP/1.1 000 Zero\r\nContent-Length: 2\r\n\r\n[]",
+      "HTTP/1.1 1000 Big\r\nContent-Length: 2\r\n\r\n[]",
+      // HTTP/0.9: a body without a status line.
+      "[]",
+      "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+    ]
+  )
+  func unreadableReply(reply: String) async throws {
+    try await Self.withClient { client in
+      let endpoint = Endpoint<Data>.raw(path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: reply)])
+      // libcurl calls each an unsupported protocol, and swift-corelibs-foundation an unsupported
+      // URL, which would send a developer looking at a URL that is fine.
+      let result = await client.outcome(endpoint)
+      #expect(result == .failure(.transport(code: URLError.Code.cannotParseResponse.rawValue)))
+    }
+  }
+
   private static func withClient(_ body: (URLSessionHTTPClient) async throws -> Void) async throws {
     try await LoopbackSampleAPI.with { server in
       try await body(URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting()))
