@@ -117,6 +117,25 @@ struct ResponseFloodTests {
       )
     }
   }
+  @Test("a compressed body is held to the limit as it inflates, not as it travels")
+  func compressedBodyCountsInflated() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let limit = 1024 * 1024
+      let client = URLSessionHTTPClient(
+        baseURL: server.baseURL, session: .loopbackTesting(), maximumResponseSize: limit)
+      let deflated = { (size: Int) in
+        Endpoint<Data>.raw(path: ["_probe", "deflated"], query: [URLQueryItem(name: "size", value: String(size))])
+      }
+
+      let within = try await client.send(deflated(limit))
+      // 256 MiB of zeros travel as about 256 KiB, a quarter of the limit.
+      let bomb = await client.outcome(deflated(256 * limit))
+
+      #expect(within == Data(count: limit), "a body exactly at the limit arrives whole, inflated")
+      #expect(bomb == .failure(.responseTooLarge(limit: limit)))
+    }
+  }
+
   @Test("under an endless flood with no reachable size limit the call ends at its deadline with timeout")
   func floodEndsByDeadline() async throws {
     try await LoopbackSampleAPI.with { server in
