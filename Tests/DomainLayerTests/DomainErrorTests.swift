@@ -1,4 +1,5 @@
 import DomainLayer
+import Foundation
 import Testing
 
 @Suite("DomainError")
@@ -13,6 +14,12 @@ struct DomainErrorTests {
     #expect(error.message.hasSuffix("."))
     #expect(!error.message.contains("todo 1"))
     #expect(!error.message.contains("418"))
+  }
+
+  @Test("an error's localized description is its message, through any Error", arguments: all)
+  func localizedDescription(error: DomainError) {
+    let anyError: any Error = error
+    #expect(anyError.localizedDescription == error.message)
   }
 
   @Test("only failures that can pass by themselves are retryable")

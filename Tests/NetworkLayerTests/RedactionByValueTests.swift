@@ -96,4 +96,16 @@ struct RedactionByValueTests {
     #expect(description.contains(words))
     #expect(description.contains("\(code.rawValue)"))
   }
+
+  @Test("an error's localized description is its description, through any Error")
+  func localizedDescription() {
+    let errors: [NetworkError] = [
+      .transport(code: URLError.Code.cannotConnectToHost.rawValue), .badStatus(code: 503, bodyExcerpt: "busy"),
+      .timeout, .decodingFailed(path: "[0].title", reason: "missing"),
+    ]
+    for error in errors {
+      let anyError: any Error = error
+      #expect(anyError.localizedDescription == error.description)
+    }
+  }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Everything that can go wrong, phrased the way a screen needs it.
 ///
 /// Each case says what a person can be told (``message``) and whether trying the same
@@ -89,4 +91,11 @@ extension DomainError: CustomStringConvertible {
     case .unexpected: "unexpected"
     }
   }
+}
+
+extension DomainError: LocalizedError {
+  /// The ``message``: `localizedDescription` is the sentence a person can be shown, as an alert
+  /// built from any `Error` expects, instead of Foundation's "The operation could not be
+  /// completed (DomainLayer.DomainError error 2.)".
+  public var errorDescription: String? { message }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Every way a request can fail, as the network layer sees it.
 ///
 /// Thrown with typed throws by every client call. Cases carry only what helps a developer or a
@@ -71,4 +73,11 @@ extension NetworkError: CustomStringConvertible {
     case .responseTooLarge(let limit): "response too large: the body exceeds the limit of \(limit) bytes"
     }
   }
+}
+
+extension NetworkError: LocalizedError {
+  /// The ``description``, so that `localizedDescription`, which alerts and logs often read, says
+  /// what happened instead of Foundation's "The operation could not be completed
+  /// (NetworkLayer.NetworkError error 5.)". Equally safe to log.
+  public var errorDescription: String? { description }
 }
