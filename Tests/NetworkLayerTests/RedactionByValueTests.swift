@@ -100,7 +100,8 @@ struct RedactionByValueTests {
   @Test("an error's localized description is its description, through any Error")
   func localizedDescription() {
     let errors: [NetworkError] = [
-      .transport(code: URLError.Code.cannotConnectToHost.rawValue), .badStatus(code: 503, bodyExcerpt: "busy"),
+      .transport(code: URLError.Code.cannotConnectToHost.rawValue),
+      .badStatus(code: 503, bodyExcerpt: "busy"),
       .timeout, .decodingFailed(path: "[0].title", reason: "missing"),
     ]
     for error in errors {

@@ -58,7 +58,8 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   /// announces and never sends (9 EB traps). A longer body grows the buffer as it arrives.
   private static let largestReservation = 16 * 1024 * 1024
 
-  /// - Parameter followed: the redirects of the attempt that earlier tasks followed.
+  /// Creates the delegate of one task, of an attempt whose earlier tasks followed `followed`
+  /// redirects.
   init(originalRequest: URLRequest, redirectRule: RedirectRule, maximumResponseSize: Int, followed: Int) {
     state = Locked(State(followed: followed))
     self.originalRequest = originalRequest
@@ -168,7 +169,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       // HTTP/0.9 body, HTTP/2 framing) as an unsupported protocol, which swift-corelibs-foundation
       // passes on as an unsupported URL. For an HTTP URL with a host, which the transport sends
       // and never leaves for another scheme, it is a response that cannot be parsed.
-      if failure == .transport(code: URLError.unsupportedURL.rawValue), Self.isSendable(task.currentRequest?.url) {
+      if failure == .transport(code: URLError.unsupportedURL.rawValue),
+        Self.isSendable(task.currentRequest?.url)
+      {
         failure = .transport(code: URLError.cannotParseResponse.rawValue)
       }
       finish(.failure(failure))

@@ -88,7 +88,9 @@ struct URLSessionTransport: Sendable {
 
   /// Runs one data task for `request`, unless `scope` has ended; `followed` redirects of the
   /// call came before it.
-  private func run(_ request: URLRequest, limit: Int, followed: Int, scope: CallScope) async -> Transfer.Outcome {
+  private func run(_ request: URLRequest, limit: Int, followed: Int, scope: CallScope) async
+    -> Transfer.Outcome
+  {
     let transfer = Transfer(
       originalRequest: request,
       redirectRule: RedirectRule(credentialOrigin: credentialOrigin),

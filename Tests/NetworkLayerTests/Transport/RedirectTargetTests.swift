@@ -22,14 +22,18 @@ struct RedirectTargetTests {
   private static func redirect(status: Int, to location: String) -> Endpoint<Echo> {
     Endpoint<Echo>(
       path: ["_probe", "redirect"],
-      query: [URLQueryItem(name: "status", value: String(status)), URLQueryItem(name: "to", value: location)],
+      query: [
+        URLQueryItem(name: "status", value: String(status)), URLQueryItem(name: "to", value: location),
+      ],
       headers: ["Authorization": "Bearer top-secret"]
     )
   }
 
   /// The path and query of each request line the server received, oldest first.
   private static func targets(_ connection: SampleBackendConnection) async throws -> [String] {
-    try await connection.received().map { $0.line.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
+    try await connection.received().map {
+      $0.line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+    }
   }
 
   private static func withServer(
@@ -45,7 +49,10 @@ struct RedirectTargetTests {
   @Test(
     "a redirect to anything but an http(s) URL with a host ends the call as an unsupported URL, and sends nothing more",
     arguments: [302, 307],
-    ["file:///etc/passwd", "data:text/plain,hello", "javascript:alert(1)", "ftp://127.0.0.1:1/file", "http:no-host"]
+    [
+      "file:///etc/passwd", "data:text/plain,hello", "javascript:alert(1)", "ftp://127.0.0.1:1/file",
+      "http:no-host",
+    ]
   )
   func otherSchemesAreRefused(status: Int, location: String) async throws {
     try await Self.withServer { client, connection, _ in
@@ -98,7 +105,8 @@ struct RedirectTargetTests {
   @Test("a Location whose scheme is in upper case is followed", arguments: [302, 307])
   func upperCaseScheme(status: Int) async throws {
     try await Self.withServer { client, connection, baseURL in
-      let location = baseURL.absoluteString.replacingOccurrences(of: "http://", with: "HTTP://") + "/_probe/echo"
+      let location =
+        baseURL.absoluteString.replacingOccurrences(of: "http://", with: "HTTP://") + "/_probe/echo"
 
       _ = try await client.send(Self.redirect(status: status, to: location))
 

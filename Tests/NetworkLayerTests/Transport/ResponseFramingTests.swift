@@ -102,7 +102,8 @@ struct ResponseFramingTests {
   )
   func unreadableReply(reply: String) async throws {
     try await Self.withClient { client in
-      let endpoint = Endpoint<Data>.raw(path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: reply)])
+      let endpoint = Endpoint<Data>.raw(
+        path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: reply)])
       // libcurl calls each an unsupported protocol, and swift-corelibs-foundation an unsupported
       // URL, which would send a developer looking at a URL that is fine.
       let result = await client.outcome(endpoint)

@@ -124,7 +124,8 @@ struct ResponseFloodTests {
       let client = URLSessionHTTPClient(
         baseURL: server.baseURL, session: .loopbackTesting(), maximumResponseSize: limit)
       let deflated = { (size: Int) in
-        Endpoint<Data>.raw(path: ["_probe", "deflated"], query: [URLQueryItem(name: "size", value: String(size))])
+        Endpoint<Data>.raw(
+          path: ["_probe", "deflated"], query: [URLQueryItem(name: "size", value: String(size))])
       }
 
       let within = try await client.send(deflated(limit))
