@@ -74,6 +74,8 @@ struct URLSessionHTTPClientStubTests {
       Optional("text/html"), Optional("application/xml; charset=utf-8"), nil,
       // Starts with the accepted type, but is another type, or a list whose last type wins.
       Optional("application/jsonp"), Optional("application/json-seq; charset=utf-8"),
+      // A suffix makes JSON only of an application type, and only `+json` is JSON.
+      Optional("text/vnd.example+json"), Optional("application/vnd.example+xml"),
       Optional("application/json; charset=utf-8, text/html"),
     ]
   )
@@ -95,6 +97,10 @@ struct URLSessionHTTPClientStubTests {
       ("application/*", "application/json"),
       ("*/*", "text/plain"),
       ("text/html, application/json;q=0.9", "application/json"),
+      // JSON by its structured-syntax suffix (RFC 6839), as JSON:API, HAL and problem details are.
+      ("application/json", "application/vnd.api+json"),
+      ("application/json", "application/hal+json; charset=utf-8"),
+      ("application/json", "Application/Problem+JSON"),
     ]
   )
   func acceptableContentType(accept: String, contentType: String) async throws {

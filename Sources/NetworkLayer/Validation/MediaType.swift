@@ -1,6 +1,8 @@
 /// A media type such as `application/json`, compared the way HTTP compares them:
 /// case-insensitively, with parameters (`; charset=utf-8`, `; q=0.9`) ignored and with `*`
-/// standing for any type or subtype.
+/// standing for any type or subtype. `application/json` also admits every type with the `+json`
+/// suffix (RFC 6839): `application/problem+json`, `application/vnd.api+json` and
+/// `application/hal+json` are JSON, and a JSON endpoint reads them.
 struct MediaType: Sendable, Hashable {
   let type: String
   let subtype: String
@@ -60,7 +62,9 @@ struct MediaType: Sendable, Hashable {
 
   /// Whether this media range (possibly with wildcards) admits the concrete type `other`.
   func admits(_ other: MediaType) -> Bool {
-    (type == "*" || type == other.type) && (subtype == "*" || subtype == other.subtype)
+    guard type == "*" || type == other.type else { return false }
+    if subtype == "*" || subtype == other.subtype { return true }
+    return type == "application" && subtype == "json" && other.subtype.hasSuffix("+json")
   }
 }
 
