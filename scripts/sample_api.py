@@ -78,7 +78,7 @@ import zlib
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Dict, List, Optional, Tuple
-from urllib.parse import parse_qs, unquote
+from urllib.parse import parse_qs, parse_qsl, unquote
 
 # ---------------------------------------------------------------------------
 # Fixed data. Must match the Swift twin value for value.
@@ -907,7 +907,9 @@ class TransportProbes:
         POST /_probe/challenge  {"path", "scheme", "count"?}: the next `count`
                                 (default 1) requests for `path` answer 401 with
                                 `WWW-Authenticate: <scheme>`
-        ANY  /_probe/echo       records the request; answers {"echo": true}
+        ANY  /_probe/echo       records the request (a form body also as the
+                                [name, value] pairs a form parser reads from it);
+                                answers {"echo": true}
         ANY  /_probe/redirect   ?status=307&to=<url>: records the request and
                                 redirects it to `to` (`Location` exactly as
                                 given); with ?loop=1, to itself
@@ -925,7 +927,7 @@ class TransportProbes:
                                 Content-Length fields, however invalid, and
                                 that body (chunked if asked), then a close
         GET  /_probe/log        what arrived: {"received": [{"method", "path",
-                                "headers", "body"}], "challenged", "floods":
+                                "headers", "body", "form"?}], "challenged", "floods":
                                 [{"bytesSent", "clientLeft", "seconds"}]}
     """
 
@@ -982,6 +984,10 @@ class TransportProbes:
             "headers": {name.lower(): value for name, value in request.headers.items()},
             "body": request.body.decode("utf-8", errors="replace"),
         }
+        content_type = (request.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if content_type == "application/x-www-form-urlencoded":
+            text = request.body.decode("utf-8", errors="replace")
+            entry["form"] = [list(pair) for pair in parse_qsl(text, keep_blank_values=True)]
         with self.lock:
             self.received.append(entry)
 

@@ -11,6 +11,8 @@ extension SampleBackendConnection {
       /// Header fields with lower-cased names.
       var headers: [String: String]
       var body: String
+      /// A form body's fields as the server's form parser read them, as `[name, value]` pairs.
+      var form: [[String]]?
     }
 
     struct Flood: Decodable, Sendable {
