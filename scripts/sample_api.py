@@ -59,7 +59,9 @@ Python standard library only; runs on Python 3.9+.
 from __future__ import annotations
 
 import argparse
+import base64
 import dataclasses
+import email.policy
 import json
 import math
 import os
@@ -76,6 +78,7 @@ import time
 import traceback
 import zlib
 from email.message import Message
+from email.parser import BytesParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Dict, List, Optional, Tuple
 from urllib.parse import parse_qs, parse_qsl, unquote
@@ -901,6 +904,20 @@ FLOOD_CHUNK = b"x" * 65536
 FLOOD_CAP = 1024 * 1024 * 1024  # bytes; a flood nobody stops still ends, and soon
 
 
+def parse_multipart(content_type: str, body: bytes) -> Optional[List[dict]]:
+    """The parts of a multipart/form-data body as Python's email parser reads them, or
+    None if it is not multipart: [{"name", "filename", "contentType", "base64"}]."""
+    head = b"Content-Type: " + content_type.encode("latin-1", errors="replace") + b"\r\n\r\n"
+    message = BytesParser(policy=email.policy.HTTP).parsebytes(head + body)
+    if not message.is_multipart():
+        return None
+    return [{"name": part.get_param("name", header="content-disposition"),
+             "filename": part.get_filename(),
+             "contentType": None if part["Content-Type"] is None else str(part["Content-Type"]),
+             "base64": base64.b64encode(part.get_payload(decode=True) or b"").decode("ascii")}
+            for part in message.iter_parts()]
+
+
 class TransportProbes:
     """Hooks for the transport tests, all under ``/_probe/``; never counted or faulted.
 
@@ -908,8 +925,9 @@ class TransportProbes:
                                 (default 1) requests for `path` answer 401 with
                                 `WWW-Authenticate: <scheme>`
         ANY  /_probe/echo       records the request (a form body also as the
-                                [name, value] pairs a form parser reads from it);
-                                answers {"echo": true}
+                                [name, value] pairs a form parser reads from it,
+                                a multipart one as the parts the email parser
+                                reads); answers {"echo": true}
         ANY  /_probe/redirect   ?status=307&to=<url>: records the request and
                                 redirects it to `to` (`Location` exactly as
                                 given); with ?loop=1, to itself
@@ -927,7 +945,7 @@ class TransportProbes:
                                 Content-Length fields, however invalid, and
                                 that body (chunked if asked), then a close
         GET  /_probe/log        what arrived: {"received": [{"method", "path",
-                                "headers", "body", "form"?}], "challenged", "floods":
+                                "headers", "body", "form"?, "parts"?}], "challenged", "floods":
                                 [{"bytesSent", "clientLeft", "seconds"}]}
     """
 
@@ -988,6 +1006,8 @@ class TransportProbes:
         if content_type == "application/x-www-form-urlencoded":
             text = request.body.decode("utf-8", errors="replace")
             entry["form"] = [list(pair) for pair in parse_qsl(text, keep_blank_values=True)]
+        elif content_type == "multipart/form-data":
+            entry["parts"] = parse_multipart(request.headers.get("Content-Type") or "", request.body)
         with self.lock:
             self.received.append(entry)
 

@@ -3,13 +3,13 @@ import LayeredTestSupport
 import NetworkLayer
 import Testing
 
-/// Form bodies as the loopback server's form parser reads them.
+/// Form and multipart bodies as the loopback server's parsers read them.
 @Suite(
-  "Form bodies against the loopback server",
+  "Form and multipart bodies against the loopback server",
   .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason)
 )
 struct FormBodyTests {
-  private struct Echo: Decodable, Sendable {
+  private struct Echo: Decodable, Sendable, Equatable {
     var echo: Bool
   }
 
@@ -79,5 +79,69 @@ struct FormBodyTests {
       }
       #expect(excerpt.contains("keep%20me"), "what is not secret stays readable: \(excerpt)")
     }
+  }
+
+  private static func sendToEcho(_ body: HTTPBody) async throws -> (
+    Result<Echo, NetworkError>, [SampleBackendConnection.ProbeLog.Received]
+  ) {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
+      let result = await client.outcome(Endpoint<Echo>(method: .post, path: ["_probe", "echo"], body: body))
+      return (result, try await connection.probeLog().received)
+    }
+  }
+
+  @Test(
+    "every part of a multipart body reaches the server's parser as given: names, file names, types and bytes")
+  func multipartPartsArriveIntact() async throws {
+    // Bytes that look like framing: a line break, a delimiter's dashes and the boundary's prefix.
+    var bytes = Data([0x00, 0xFF, 0x0D, 0x0A])
+    bytes.append(Data("--layered-\r\n--\r\n\r\n".utf8))
+    let parts: [MultipartPart] = [
+      .field("title", "café ☕️ & \"quotes\""),
+      .file("upload", filename: "résumé.bin", data: bytes),
+      .file("notes", filename: "notes.txt", contentType: "text/plain", data: Data("line 1\nline 2".utf8)),
+      .field("empty", ""),
+    ]
+
+    let (result, received) = try await Self.sendToEcho(.multipart(parts))
+
+    #expect(result == .success(Echo(echo: true)))
+    let arrived = try #require(received.first?.parts)
+    #expect(arrived.map(\.name) == parts.map(\.name))
+    #expect(arrived.map(\.filename) == parts.map(\.filename))
+    #expect(arrived.map(\.contentType) == parts.map(\.contentType))
+    #expect(arrived.map(\.data) == parts.map(\.data))
+    let contentType = try #require(received.first?.headers["content-type"])
+    #expect(contentType.hasPrefix("multipart/form-data; boundary="))
+  }
+
+  @Test("a quote or a line break in a part's name or file name is escaped and cannot forge a header")
+  func multipartNamesEscaped() async throws {
+    let part = MultipartPart.file(
+      "a\"b", filename: "evil.txt\"\r\nContent-Type: text/html", data: Data("<script>".utf8))
+
+    let (_, received) = try await Self.sendToEcho(.multipart([part]))
+
+    let arrived = try #require(received.first?.parts)
+    #expect(arrived.count == 1)
+    #expect(arrived.first?.name == "a%22b")
+    #expect(arrived.first?.filename == "evil.txt%22%0D%0AContent-Type: text/html")
+    #expect(arrived.first?.contentType == "application/octet-stream")
+  }
+
+  @Test("a part whose content type has a line break fails before anything is sent")
+  func multipartContentTypeChecked() async throws {
+    let part = MultipartPart.file(
+      "upload", filename: "a.txt", contentType: "text/plain\r\nX-Forged: 1", data: Data("a".utf8))
+
+    let (result, received) = try await Self.sendToEcho(.multipart([part]))
+
+    guard case .failure(.invalidRequest) = result else {
+      Issue.record("a forged part header was not refused: \(result)")
+      return
+    }
+    #expect(received.isEmpty)
   }
 }

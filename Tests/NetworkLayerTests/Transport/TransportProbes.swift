@@ -13,6 +13,17 @@ extension SampleBackendConnection {
       var body: String
       /// A form body's fields as the server's form parser read them, as `[name, value]` pairs.
       var form: [[String]]?
+      /// A multipart body's parts as the server's parser read them.
+      var parts: [Part]?
+    }
+
+    struct Part: Decodable, Sendable, Equatable {
+      var name: String?
+      var filename: String?
+      var contentType: String?
+      var base64: String
+
+      var data: Data? { Data(base64Encoded: base64) }
     }
 
     struct Flood: Decodable, Sendable {
