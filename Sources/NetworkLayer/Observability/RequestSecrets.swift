@@ -9,8 +9,8 @@ import Foundation
 ///
 /// Learnt from: the credential of every credential header (a bearer token without its scheme,
 /// the password of a Basic credential, each cookie's value, an API key), the URL's password,
-/// the values of credential query items, and the values of credential fields in a JSON or form
-/// body (see ``Redactor`` for what counts as a credential). Each is removed as sent, JSON-escaped
+/// the values of credential query items, and the values of credential fields in a JSON, form or
+/// multipart body (see ``Redactor`` for what counts as a credential). Each is removed as sent, JSON-escaped
 /// and percent-encoded, and a text cut from a longer one that ends with the start of one loses
 /// that start too.
 ///
@@ -56,7 +56,12 @@ struct RequestSecrets: Sendable {
       values += Self.credentialValues(inForm: url.query ?? "")
     }
     if let body = request.httpBody, !body.isEmpty {
-      if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
+      if let boundary = Self.multipartBoundary(
+        inContentType: request.value(forHTTPHeaderField: "Content-Type"))
+      {
+        values += Self.credentialValues(
+          inMultipart: String(decoding: body, as: UTF8.self), boundary: boundary)
+      } else if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
         Self.collect(from: object, underCredential: false, into: &values)
       } else {
         values += Self.credentialValues(inForm: String(decoding: body, as: UTF8.self))
@@ -151,6 +156,32 @@ struct RequestSecrets: Sendable {
       values.append(raw)
       let plus = raw.replacingOccurrences(of: "+", with: " ")
       if let decoded = plus.removingPercentEncoding { values.append(decoded) }
+    }
+    return values
+  }
+
+  /// The boundary of a `multipart/form-data` content type, or `nil` for any other type.
+  private static func multipartBoundary(inContentType contentType: String?) -> String? {
+    guard let contentType, contentType.lowercased().hasPrefix("multipart/form-data"),
+      let range = contentType.range(of: "boundary=")
+    else { return nil }
+    let boundary = contentType[range.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: ["\""])
+    return boundary.isEmpty ? nil : boundary
+  }
+
+  /// The text of every part of a `multipart/form-data` body whose name is a credential's.
+  private static func credentialValues(inMultipart text: String, boundary: String) -> [String] {
+    var values: [String] = []
+    for section in text.components(separatedBy: "--\(boundary)").dropFirst() {
+      guard let headerEnd = section.range(of: "\r\n\r\n"),
+        let nameStart = section[..<headerEnd.lowerBound].range(of: "name=\""),
+        let nameEnd = section[nameStart.upperBound..<headerEnd.lowerBound].firstIndex(of: "\"")
+      else { continue }
+      guard Redactor.isCredentialName(String(section[nameStart.upperBound..<nameEnd])) else { continue }
+      var value = section[headerEnd.upperBound...]
+      // The line break before the next boundary, one `Character`.
+      if value.last == "\r\n" { value.removeLast() }
+      if !value.isEmpty { values.append(String(value)) }
     }
     return values
   }

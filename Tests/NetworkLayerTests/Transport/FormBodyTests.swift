@@ -1,4 +1,5 @@
 import Foundation
+import LayeredSupport
 import LayeredTestSupport
 import NetworkLayer
 import Testing
@@ -143,5 +144,38 @@ struct FormBodyTests {
       return
     }
     #expect(received.isEmpty)
+  }
+
+  @Test(
+    "a multipart body's credential fields never appear in the log or the error of a server that echoes the body"
+  )
+  func multipartEchoedCredentials() async throws {
+    let password = "pw multipart/secret+8"
+    try await LoopbackSampleAPI.with { server in
+      let lines = Locked<[String]>([])
+      let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
+      let client = URLSessionHTTPClient(
+        baseURL: server.baseURL, session: .loopbackTesting(), monitors: [monitor])
+      let endpoint = Endpoint<Echo>(
+        method: .post,
+        path: ["_control", "echo"],
+        query: [URLQueryItem(name: "status", value: "400"), URLQueryItem(name: "part", value: "body")],
+        // The password first: the excerpt keeps only the start of the echo.
+        body: .multipart([.field("password", password), .field("username", "demo")])
+      )
+
+      let result = await client.outcome(endpoint)
+
+      guard case .failure(let error) = result, case .badStatus(400, let excerpt?) = error else {
+        Issue.record("expected the echo's 400, got \(result)")
+        return
+      }
+      #expect(!error.description.contains(password), "the password leaked into \(error.description)")
+      #expect(!error.description.contains("secret"), "part of the password leaked: \(error.description)")
+      let log = lines.withLock { $0.joined(separator: "\n") }
+      #expect(!log.contains("secret"), "the password leaked into the log:\n\(log)")
+      #expect(log.contains("form-data"), "the body is logged, without the password:\n\(log)")
+      #expect(excerpt.contains("name=\\\"password\\\""), "what is not secret stays readable: \(excerpt)")
+    }
   }
 }
