@@ -25,9 +25,9 @@ struct RedirectRule: Sendable {
   let credentialOrigin: Origin
 
   /// The most redirects one attempt follows, whatever their status; one more ends it with
-  /// `URLError.httpTooManyRedirects`. (swift-corelibs-foundation's own limit, which applies to
-  /// the redirects it follows within a task, is 20.)
-  static let maximumRedirects = 16
+  /// `URLError.httpTooManyRedirects`. The Fetch standard's limit, and the one
+  /// swift-corelibs-foundation applies to the redirects it follows within a task.
+  static let maximumRedirects = 20
 
   /// Whether a redirect with `status` repeats the request with its method and body.
   static func repeatsRequest(_ status: Int) -> Bool {
