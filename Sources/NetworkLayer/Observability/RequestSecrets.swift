@@ -59,8 +59,7 @@ struct RequestSecrets: Sendable {
       if let boundary = Self.multipartBoundary(
         inContentType: request.value(forHTTPHeaderField: "Content-Type"))
       {
-        values += Self.credentialValues(
-          inMultipart: String(decoding: body, as: UTF8.self), boundary: boundary)
+        values += Self.credentialValues(inMultipart: body, boundary: boundary)
       } else if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
         Self.collect(from: object, underCredential: false, into: &values)
       } else {
@@ -170,20 +169,47 @@ struct RequestSecrets: Sendable {
   }
 
   /// The text of every part of a `multipart/form-data` body whose name is a credential's.
-  private static func credentialValues(inMultipart text: String, boundary: String) -> [String] {
+  ///
+  /// Searched as bytes, and only a credential part is read as text: an upload's files can be
+  /// large, and this runs for every attempt a monitor sees.
+  private static func credentialValues(inMultipart body: Data, boundary: String) -> [String] {
+    let delimiter = Data("--\(boundary)".utf8)
+    let headerEnd = Data("\r\n\r\n".utf8)
     var values: [String] = []
-    for section in text.components(separatedBy: "--\(boundary)").dropFirst() {
-      guard let headerEnd = section.range(of: "\r\n\r\n"),
-        let nameStart = section[..<headerEnd.lowerBound].range(of: "name=\""),
-        let nameEnd = section[nameStart.upperBound..<headerEnd.lowerBound].firstIndex(of: "\"")
-      else { continue }
-      guard Redactor.isCredentialName(String(section[nameStart.upperBound..<nameEnd])) else { continue }
-      var value = section[headerEnd.upperBound...]
-      // The line break before the next boundary, one `Character`.
-      if value.last == "\r\n" { value.removeLast() }
-      if !value.isEmpty { values.append(String(value)) }
+    var partStart: Data.Index?
+    var searchStart = body.startIndex
+    while let found = body.range(of: delimiter, in: searchStart..<body.endIndex) {
+      defer {
+        partStart = found.upperBound
+        searchStart = found.upperBound
+      }
+      guard let partStart, let end = body.range(of: headerEnd, in: partStart..<found.lowerBound) else {
+        continue
+      }
+      let header = String(decoding: body[partStart..<end.lowerBound], as: UTF8.self)
+      guard let name = Self.dispositionName(in: header), Redactor.isCredentialName(name) else { continue }
+      // The part ends with the line break before the delimiter.
+      let valueEnd = max(end.upperBound, found.lowerBound - 2)
+      let value = String(decoding: body[end.upperBound..<valueEnd], as: UTF8.self)
+      if !value.isEmpty { values.append(value) }
     }
     return values
+  }
+
+  /// The `name` parameter of a part's `Content-Disposition`, not the end of its `filename`, in
+  /// whichever order the two come.
+  private static func dispositionName(in header: String) -> String? {
+    var searchStart = header.startIndex
+    while let found = header.range(of: "name=\"", range: searchStart..<header.endIndex) {
+      searchStart = found.upperBound
+      if found.lowerBound > header.startIndex {
+        let before = header[header.index(before: found.lowerBound)]
+        guard before == ";" || before == " " || before == "\t" else { continue }
+      }
+      guard let nameEnd = header[found.upperBound...].firstIndex(of: "\"") else { return nil }
+      return String(header[found.upperBound..<nameEnd])
+    }
+    return nil
   }
 
   private static func collect(from value: Any, underCredential: Bool, into values: inout [String]) {
