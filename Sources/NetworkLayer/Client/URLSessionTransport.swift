@@ -87,7 +87,7 @@ struct URLSessionTransport: Sendable {
   }
 
   /// Runs one data task for `request`, unless `scope` has ended; `followed` redirects of the
-  /// call came before it.
+  /// attempt came before it.
   private func run(_ request: URLRequest, limit: Int, followed: Int, scope: CallScope) async
     -> Transfer.Outcome
   {

@@ -36,8 +36,9 @@ public struct MultipartPart: Sendable, Hashable {
   /// The part's header fields, ending with the blank line before its bytes.
   ///
   /// The name and the file name are quoted strings in which, as HTML's form submission writes
-  /// them, `"` becomes `%22` and CR and LF become `%0D` and `%0A`: a quote or a line break taken
-  /// from user input (a file's name) can neither end the string nor start a forged field.
+  /// them, `"` becomes `%22` and CR and LF become `%0D` and `%0A` (and NUL `%00`): a quote or a
+  /// line break taken from user input (a file's name) can neither end the string nor start a
+  /// forged field.
   func header() throws(NetworkError) -> Data {
     var text = "Content-Disposition: form-data; name=\"\(Self.escaped(name))\""
     if let filename { text += "; filename=\"\(Self.escaped(filename))\"" }
