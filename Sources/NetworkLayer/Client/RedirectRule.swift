@@ -20,7 +20,10 @@ import Foundation
 ///   API-key and token headers) is dropped, so a server cannot bounce a request, and the user's
 ///   secrets with it, to a host of its choosing.
 /// - A 307 or 308 repeats the request as it was: same method, same body. swift-corelibs-foundation
-///   keeps the method but sends an empty body, so the transport sends the repeat itself.
+///   keeps the method but sends an empty body, so the transport sends the repeat itself. One that
+///   leaves the origin with a body holding credentials (a login's password, a refresh token:
+///   the fields ``Redactor`` treats as credentials) is not followed: its response is the answer,
+///   so a server cannot bounce the user's password to a host of its choosing either.
 struct RedirectRule: Sendable {
   let credentialOrigin: Origin
 
@@ -35,8 +38,8 @@ struct RedirectRule: Sendable {
   }
 
   /// The request to send for a redirect answered by `response`, given the request first sent
-  /// and the one Foundation proposes; `nil` when the response's `Location` names no URL, so the
-  /// redirect response itself is the answer.
+  /// and the one Foundation proposes; `nil` when the redirect response itself is the answer: its
+  /// `Location` names no URL, or it would repeat a body holding credentials to another origin.
   ///
   /// - Throws: ``NetworkError/transport(code:)`` with `URLError.unsupportedURL` for a target
   ///   that is not an `http` or `https` URL with a host.
@@ -47,9 +50,15 @@ struct RedirectRule: Sendable {
   ) throws(NetworkError) -> URLRequest? {
     guard let target = Self.target(of: response) else { return nil }
     guard Origin(target).isHTTP else { throw .transport(code: URLError.unsupportedURL.rawValue) }
+    let repeatsRequest = Self.repeatsRequest(response.statusCode)
+    let staysHome =
+      credentialOrigin.contains(target) && original.url.map(Origin.init) == Origin(target)
+    if !staysHome, repeatsRequest, !RequestSecrets.credentialValues(inBodyOf: original).isEmpty {
+      return nil
+    }
     var next = proposed
     next.url = target
-    if Self.repeatsRequest(response.statusCode) {
+    if repeatsRequest {
       next.httpMethod = original.httpMethod
       if let body = original.httpBody { next.httpBody = body }
       for (name, value) in original.allHTTPHeaderFields ?? [:]
@@ -57,8 +66,6 @@ struct RedirectRule: Sendable {
         next.setValue(value, forHTTPHeaderField: name)
       }
     }
-    let staysHome =
-      credentialOrigin.contains(target) && original.url.map(Origin.init) == Origin(target)
     if !staysHome {
       for name in (next.allHTTPHeaderFields ?? [:]).keys where Redactor.isCredentialHeader(name) {
         next.setValue(nil, forHTTPHeaderField: name)

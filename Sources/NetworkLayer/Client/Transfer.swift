@@ -236,7 +236,12 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       completionHandler(nil)
       return
     }
-    let repeatsRequest = next != nil && RedirectRule.repeatsRequest(response.statusCode)
+    guard let next else {
+      // Not followed: Foundation ends the task with the redirect response and its body.
+      completionHandler(nil)
+      return
+    }
+    let repeatsRequest = RedirectRule.repeatsRequest(response.statusCode)
     state.withLock { state in
       state.response = nil
       state.body = Data()

@@ -30,8 +30,9 @@ import LayeredSupport
 /// - a finished call keeps nothing alive: its deadline timer is released when the call ends, not
 ///   when the deadline would have passed;
 /// - credentials are only sent to the base URL's origin, also when the server redirects: a
-///   redirect to another origin carries no credential header, and the session's cookie jar adds
-///   no cookies unless `sendsCookies` is set;
+///   redirect to another origin carries no credential header, a 307 or 308 to another origin is
+///   not followed when its body holds credentials (a login's password, a refresh token), and the
+///   session's cookie jar adds no cookies unless `sendsCookies` is set;
 /// - a response body larger than the endpoint's or the client's `maximumResponseSize` ends the
 ///   call at once with ``NetworkError/responseTooLarge(limit:)`` and cancels the data task (on
 ///   Linux the connection closes when swift-corelibs-foundation gets to that cancel);

@@ -55,18 +55,22 @@ struct RequestSecrets: Sendable {
       }
       values += Self.credentialValues(inForm: url.query ?? "")
     }
-    if let body = request.httpBody, !body.isEmpty {
-      if let boundary = Self.multipartBoundary(
-        inContentType: request.value(forHTTPHeaderField: "Content-Type"))
-      {
-        values += Self.credentialValues(inMultipart: body, boundary: boundary)
-      } else if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
-        Self.collect(from: object, underCredential: false, into: &values)
-      } else {
-        values += Self.credentialValues(inForm: String(decoding: body, as: UTF8.self))
-      }
-    }
+    values += Self.credentialValues(inBodyOf: request)
     self.init(values: values)
+  }
+
+  /// The values of the credential fields in `request`'s body: a JSON, form or multipart body.
+  static func credentialValues(inBodyOf request: URLRequest) -> [String] {
+    guard let body = request.httpBody, !body.isEmpty else { return [] }
+    if let boundary = multipartBoundary(inContentType: request.value(forHTTPHeaderField: "Content-Type")) {
+      return credentialValues(inMultipart: body, boundary: boundary)
+    }
+    if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
+      var values: [String] = []
+      collect(from: object, underCredential: false, into: &values)
+      return values
+    }
+    return credentialValues(inForm: String(decoding: body, as: UTF8.self))
   }
 
   /// `text` with every learnt secret replaced by ``Redactor/placeholder``.

@@ -15,7 +15,7 @@ import Testing
   .timeLimit(.minutes(2))
 )
 struct RedirectHeaderTests {
-  private struct Echo: Decodable, Sendable {
+  private struct Echo: Decodable, Sendable, Equatable {
     var echo: Bool
   }
 
@@ -90,6 +90,46 @@ struct RedirectHeaderTests {
         #expect(
           home.headers["authorization"] == "Bearer top-secret", "a same-origin redirect keeps credentials")
         #expect(home.headers["x-api-key"] == "key-123")
+      }
+    }
+  }
+
+  @Test(
+    "a 307 or 308 to another origin is not followed when its body holds credentials: the redirect is the answer",
+    arguments: [307, 308]
+  )
+  func credentialBodyStaysHome(status: Int) async throws {
+    try await LoopbackSampleAPI.with { api in
+      try await LoopbackSampleAPI.with { elsewhere in
+        let apiConnection = SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting())
+        let elsewhereConnection = SampleBackendConnection(
+          baseURL: elsewhere.baseURL, session: .loopbackTesting())
+        let client = URLSessionHTTPClient(baseURL: api.baseURL, session: apiConnection.session)
+        let login = #"{"username":"demo","password":"pw-redirect-secret-77"}"#
+        let redirect = { (target: URL) in
+          Endpoint<Echo>(
+            method: .post,
+            path: ["_probe", "redirect"],
+            query: [
+              URLQueryItem(name: "status", value: String(status)),
+              URLQueryItem(name: "to", value: target.absoluteString + "/_probe/echo"),
+            ],
+            body: .data(Data(login.utf8), contentType: "application/json")
+          )
+        }
+
+        let away = await client.outcome(redirect(elsewhere.baseURL))
+        let home = await client.outcome(redirect(api.baseURL))
+
+        guard case .failure(.badStatus(status, _)) = away else {
+          Issue.record("a login redirected to another origin was answered \(away)")
+          return
+        }
+        #expect(try await elsewhereConnection.probeLog().received.isEmpty, "the login reached another origin")
+        #expect(home == .success(Echo(echo: true)), "the same origin still gets the repeat")
+        let repeated = try await apiConnection.probeLog().received.last
+        #expect(repeated?.path == "/_probe/echo")
+        #expect(repeated?.body == login)
       }
     }
   }
