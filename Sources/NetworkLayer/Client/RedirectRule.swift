@@ -19,6 +19,8 @@ import Foundation
 ///   header ``Redactor`` treats as one (`Authorization`, `Proxy-Authorization`, `Cookie`,
 ///   API-key and token headers) is dropped, so a server cannot bounce a request, and the user's
 ///   secrets with it, to a host of its choosing.
+/// - A 301, 302 or 303 after a `POST` goes on as a `GET`, as Foundation makes it, without the
+///   body and without the headers that described it.
 /// - A 307 or 308 repeats the request as it was: same method, same body. swift-corelibs-foundation
 ///   keeps the method but sends an empty body, so the transport sends the repeat itself. One that
 ///   leaves the origin with a body holding credentials (a login's password, a refresh token:
@@ -31,6 +33,12 @@ struct RedirectRule: Sendable {
   /// `URLError.httpTooManyRedirects`. The Fetch standard's limit, and the one
   /// swift-corelibs-foundation applies to the redirects it follows within a task.
   static let maximumRedirects = 20
+
+  /// The headers that describe a request's body, which leave with it (Fetch's request-body-header
+  /// names).
+  private static let bodyHeaders = [
+    "Content-Type", "Content-Encoding", "Content-Language", "Content-Location",
+  ]
 
   /// Whether a redirect with `status` repeats the request with its method and body.
   static func repeatsRequest(_ status: Int) -> Bool {
@@ -65,6 +73,10 @@ struct RedirectRule: Sendable {
       where next.value(forHTTPHeaderField: name) == nil {
         next.setValue(value, forHTTPHeaderField: name)
       }
+    } else if next.httpBody == nil, next.httpMethod != original.httpMethod {
+      // Foundation turned the request into a GET without its body, but left the headers that
+      // described that body, as the Fetch standard says to remove them.
+      for name in Self.bodyHeaders { next.setValue(nil, forHTTPHeaderField: name) }
     }
     if !staysHome {
       for name in (next.allHTTPHeaderFields ?? [:]).keys where Redactor.isCredentialHeader(name) {

@@ -95,6 +95,36 @@ struct RedirectHeaderTests {
   }
 
   @Test(
+    "a 301, 302 or 303 after a POST goes on as a GET without the body or the headers describing it",
+    arguments: [301, 302, 303]
+  )
+  func changedMethodDropsBody(status: Int) async throws {
+    try await LoopbackSampleAPI.with { api in
+      try await LoopbackSampleAPI.with { elsewhere in
+        let elsewhereConnection = SampleBackendConnection(
+          baseURL: elsewhere.baseURL, session: .loopbackTesting())
+        let client = URLSessionHTTPClient(baseURL: api.baseURL, session: .loopbackTesting())
+        let endpoint = Endpoint<Echo>(
+          method: .post,
+          path: ["_probe", "redirect"],
+          query: [
+            URLQueryItem(name: "status", value: String(status)),
+            URLQueryItem(name: "to", value: elsewhere.baseURL.absoluteString + "/_probe/echo"),
+          ],
+          body: .data(Data(#"{"password":"pw-redirect-secret-78"}"#.utf8), contentType: "application/json")
+        )
+
+        _ = try await client.send(endpoint)
+
+        let arrived = try #require(try await elsewhereConnection.probeLog().received.first)
+        #expect(arrived.method == "GET")
+        #expect(arrived.body.isEmpty)
+        #expect(arrived.headers["content-type"] == nil, "Foundation left the body's Content-Type on the GET")
+      }
+    }
+  }
+
+  @Test(
     "a 307 or 308 to another origin is not followed when its body holds credentials: the redirect is the answer",
     arguments: [307, 308]
   )
