@@ -246,14 +246,16 @@ struct ClientPipelineTests {
     defer { server.mount.unmount() }
     let policy = RetryPolicy(maxRetryAfter: .seconds(Int64.max))
     var endpoint = Self.todo
-    endpoint.deadline = .milliseconds(200)
+    endpoint.deadline = .milliseconds(500)
 
     let byServer = await server.client(interceptors: [policy]).outcome(endpoint)
     let byInterceptor = await server.client(interceptors: [EndlessRetry()]).outcome(endpoint)
 
     #expect(byServer == .failure(.timeout))
     #expect(byInterceptor == .failure(.timeout))
-    #expect(server.count == 2, "each call sent its first attempt, and no retry")
+    // At most each call's first attempt: under ThreadSanitizer, in the whole suite, a deadline
+    // has passed before a first attempt reached the stub.
+    #expect(server.count <= 2, "no retry was sent")
   }
 
   @Test("a deadline too far away to count is kept as a year on any clock, not only the continuous one")
