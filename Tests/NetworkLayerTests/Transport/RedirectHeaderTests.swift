@@ -27,7 +27,14 @@ struct RedirectHeaderTests {
   ]
   private static let body = #"{"title":"carried"}"#
 
-  private static func redirect(status: Int, to target: URL) -> Endpoint<Echo> {
+  /// A POST of `body` with `headers`, which the server redirects with `status` to the echo of
+  /// `target`.
+  private static func redirect(
+    status: Int,
+    to target: URL,
+    headers: [String: String] = credentials.merging(["X-Trace": "trace-1"]) { first, _ in first },
+    body: String = body
+  ) -> Endpoint<Echo> {
     Endpoint<Echo>(
       method: .post,
       path: ["_probe", "redirect"],
@@ -35,9 +42,29 @@ struct RedirectHeaderTests {
         URLQueryItem(name: "status", value: String(status)),
         URLQueryItem(name: "to", value: target.absoluteString + "/_probe/echo"),
       ],
-      headers: credentials.merging(["X-Trace": "trace-1"]) { first, _ in first },
+      headers: headers,
       body: .data(Data(body.utf8), contentType: "application/json")
     )
+  }
+
+  /// Two loopback servers, so two origins: the API, which the client is for, and another.
+  private struct TwoOrigins {
+    let client: URLSessionHTTPClient
+    let api: SampleBackendConnection
+    let elsewhere: SampleBackendConnection
+  }
+
+  private static func withTwoOrigins(_ body: (TwoOrigins) async throws -> Void) async throws {
+    try await LoopbackSampleAPI.with { api in
+      try await LoopbackSampleAPI.with { elsewhere in
+        let apiConnection = SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting())
+        try await body(
+          TwoOrigins(
+            client: URLSessionHTTPClient(baseURL: api.baseURL, session: apiConnection.session),
+            api: apiConnection,
+            elsewhere: SampleBackendConnection(baseURL: elsewhere.baseURL, session: .loopbackTesting())))
+      }
+    }
   }
 
   @Test(
@@ -45,52 +72,37 @@ struct RedirectHeaderTests {
     arguments: [302, 303, 307, 308]
   )
   func crossOriginDropsCredentials(status: Int) async throws {
-    try await LoopbackSampleAPI.with { api in
-      try await LoopbackSampleAPI.with { elsewhere in
-        let apiConnection = SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting())
-        let elsewhereConnection = SampleBackendConnection(
-          baseURL: elsewhere.baseURL, session: .loopbackTesting())
-        let client = URLSessionHTTPClient(baseURL: api.baseURL, session: apiConnection.session)
+    try await Self.withTwoOrigins { origins in
+      _ = try await origins.client.send(Self.redirect(status: status, to: origins.elsewhere.baseURL))
 
-        _ = try await client.send(Self.redirect(status: status, to: elsewhere.baseURL))
-
-        let sent = try #require(try await apiConnection.probeLog().received.first)
-        for name in Self.credentials.keys {
-          #expect(sent.headers[name.lowercased()] != nil, "\(name) was sent to the API itself")
-        }
-        let arrived = try #require(try await elsewhereConnection.probeLog().received.first)
-        for name in Self.credentials.keys {
-          #expect(arrived.headers[name.lowercased()] == nil, "\(name) followed a \(status) to another origin")
-        }
-        #expect(arrived.headers["x-trace"] == "trace-1", "a header that is no credential is kept")
+      let sent = try #require(try await origins.api.probeLog().received.first)
+      for name in Self.credentials.keys {
+        #expect(sent.headers[name.lowercased()] != nil, "\(name) was sent to the API itself")
       }
+      let arrived = try #require(try await origins.elsewhere.probeLog().received.first)
+      for name in Self.credentials.keys {
+        #expect(arrived.headers[name.lowercased()] == nil, "\(name) followed a \(status) to another origin")
+      }
+      #expect(arrived.headers["x-trace"] == "trace-1", "a header that is no credential is kept")
     }
   }
 
   @Test("a 307 or 308 keeps the method and the body, across origins too", arguments: [307, 308])
   func methodAndBodySurvive(status: Int) async throws {
-    try await LoopbackSampleAPI.with { api in
-      try await LoopbackSampleAPI.with { elsewhere in
-        let apiConnection = SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting())
-        let elsewhereConnection = SampleBackendConnection(
-          baseURL: elsewhere.baseURL, session: .loopbackTesting())
-        let client = URLSessionHTTPClient(baseURL: api.baseURL, session: apiConnection.session)
+    try await Self.withTwoOrigins { origins in
+      _ = try await origins.client.send(Self.redirect(status: status, to: origins.api.baseURL))
+      _ = try await origins.client.send(Self.redirect(status: status, to: origins.elsewhere.baseURL))
 
-        _ = try await client.send(Self.redirect(status: status, to: api.baseURL))
-        _ = try await client.send(Self.redirect(status: status, to: elsewhere.baseURL))
-
-        let home = try #require(
-          try await apiConnection.probeLog().received.first { $0.path == "/_probe/echo" })
-        let away = try #require(try await elsewhereConnection.probeLog().received.first)
-        for arrived in [home, away] {
-          #expect(arrived.path == "/_probe/echo")
-          #expect(arrived.method == "POST")
-          #expect(arrived.body == Self.body)
-        }
-        #expect(
-          home.headers["authorization"] == "Bearer top-secret", "a same-origin redirect keeps credentials")
-        #expect(home.headers["x-api-key"] == "key-123")
+      let home = try #require(try await origins.api.probeLog().received.first { $0.path == "/_probe/echo" })
+      let away = try #require(try await origins.elsewhere.probeLog().received.first)
+      for arrived in [home, away] {
+        #expect(arrived.path == "/_probe/echo")
+        #expect(arrived.method == "POST")
+        #expect(arrived.body == Self.body)
       }
+      #expect(
+        home.headers["authorization"] == "Bearer top-secret", "a same-origin redirect keeps credentials")
+      #expect(home.headers["x-api-key"] == "key-123")
     }
   }
 
@@ -99,28 +111,13 @@ struct RedirectHeaderTests {
     arguments: [301, 302, 303]
   )
   func changedMethodDropsBody(status: Int) async throws {
-    try await LoopbackSampleAPI.with { api in
-      try await LoopbackSampleAPI.with { elsewhere in
-        let elsewhereConnection = SampleBackendConnection(
-          baseURL: elsewhere.baseURL, session: .loopbackTesting())
-        let client = URLSessionHTTPClient(baseURL: api.baseURL, session: .loopbackTesting())
-        let endpoint = Endpoint<Echo>(
-          method: .post,
-          path: ["_probe", "redirect"],
-          query: [
-            URLQueryItem(name: "status", value: String(status)),
-            URLQueryItem(name: "to", value: elsewhere.baseURL.absoluteString + "/_probe/echo"),
-          ],
-          body: .data(Data(#"{"password":"pw-redirect-secret-78"}"#.utf8), contentType: "application/json")
-        )
+    try await Self.withTwoOrigins { origins in
+      _ = try await origins.client.send(Self.redirect(status: status, to: origins.elsewhere.baseURL))
 
-        _ = try await client.send(endpoint)
-
-        let arrived = try #require(try await elsewhereConnection.probeLog().received.first)
-        #expect(arrived.method == "GET")
-        #expect(arrived.body.isEmpty)
-        #expect(arrived.headers["content-type"] == nil, "Foundation left the body's Content-Type on the GET")
-      }
+      let arrived = try #require(try await origins.elsewhere.probeLog().received.first)
+      #expect(arrived.method == "GET")
+      #expect(arrived.body.isEmpty)
+      #expect(arrived.headers["content-type"] == nil, "Foundation left the body's Content-Type on the GET")
     }
   }
 
@@ -129,38 +126,22 @@ struct RedirectHeaderTests {
     arguments: [307, 308]
   )
   func credentialBodyStaysHome(status: Int) async throws {
-    try await LoopbackSampleAPI.with { api in
-      try await LoopbackSampleAPI.with { elsewhere in
-        let apiConnection = SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting())
-        let elsewhereConnection = SampleBackendConnection(
-          baseURL: elsewhere.baseURL, session: .loopbackTesting())
-        let client = URLSessionHTTPClient(baseURL: api.baseURL, session: apiConnection.session)
-        let login = #"{"username":"demo","password":"pw-redirect-secret-77"}"#
-        let redirect = { (target: URL) in
-          Endpoint<Echo>(
-            method: .post,
-            path: ["_probe", "redirect"],
-            query: [
-              URLQueryItem(name: "status", value: String(status)),
-              URLQueryItem(name: "to", value: target.absoluteString + "/_probe/echo"),
-            ],
-            body: .data(Data(login.utf8), contentType: "application/json")
-          )
-        }
+    let login = #"{"username":"demo","password":"pw-redirect-secret-77"}"#
+    try await Self.withTwoOrigins { origins in
+      let away = await origins.client.outcome(
+        Self.redirect(status: status, to: origins.elsewhere.baseURL, headers: [:], body: login))
+      let home = await origins.client.outcome(
+        Self.redirect(status: status, to: origins.api.baseURL, headers: [:], body: login))
 
-        let away = await client.outcome(redirect(elsewhere.baseURL))
-        let home = await client.outcome(redirect(api.baseURL))
-
-        guard case .failure(.badStatus(status, _)) = away else {
-          Issue.record("a login redirected to another origin was answered \(away)")
-          return
-        }
-        #expect(try await elsewhereConnection.probeLog().received.isEmpty, "the login reached another origin")
-        #expect(home == .success(Echo(echo: true)), "the same origin still gets the repeat")
-        let repeated = try await apiConnection.probeLog().received.last
-        #expect(repeated?.path == "/_probe/echo")
-        #expect(repeated?.body == login)
+      guard case .failure(.badStatus(status, _)) = away else {
+        Issue.record("a login redirected to another origin was answered \(away)")
+        return
       }
+      #expect(try await origins.elsewhere.probeLog().received.isEmpty, "the login reached another origin")
+      #expect(home == .success(Echo(echo: true)), "the same origin still gets the repeat")
+      let repeated = try await origins.api.probeLog().received.last
+      #expect(repeated?.path == "/_probe/echo")
+      #expect(repeated?.body == login)
     }
   }
 
