@@ -22,14 +22,7 @@ public struct HTTPBody: Sendable {
   public static func form(_ fields: [URLQueryItem]) -> HTTPBody {
     HTTPBody(contentType: "application/x-www-form-urlencoded") { () throws(NetworkError) in
       var text = ""
-      for (index, field) in fields.enumerated() {
-        if index > 0 { text += "&" }
-        text += RequestBuilder.percentEncode(field.name)
-        if let value = field.value {
-          text += "="
-          text += RequestBuilder.percentEncode(value)
-        }
-      }
+      RequestBuilder.append(fields, formEncodedTo: &text)
       return Data(text.utf8)
     }
   }

@@ -55,14 +55,7 @@ public struct RequestBuilder: Sendable {
 
     if !endpoint.query.isEmpty {
       text += "?"
-      for (index, item) in endpoint.query.enumerated() {
-        if index > 0 { text += "&" }
-        text += Self.percentEncode(item.name)
-        if let value = item.value {
-          text += "="
-          text += Self.percentEncode(value)
-        }
-      }
+      Self.append(endpoint.query, formEncodedTo: &text)
     } else if let query = base.query {
       text += "?"
       text += query
@@ -116,6 +109,19 @@ public struct RequestBuilder: Sendable {
     }
     for (name, value) in request.allHTTPHeaderFields ?? [:] {
       try validateHeader(name: name, value: value)
+    }
+  }
+
+  /// Appends `items` to `text` as `name=value` pairs joined by `&`, each name and value
+  /// percent-encoded, and a name alone for an item without a value: a query, or a form body.
+  static func append(_ items: [URLQueryItem], formEncodedTo text: inout String) {
+    for (index, item) in items.enumerated() {
+      if index > 0 { text += "&" }
+      text += percentEncode(item.name)
+      if let value = item.value {
+        text += "="
+        text += percentEncode(value)
+      }
     }
   }
 
