@@ -15,13 +15,14 @@ import Foundation
 struct DeadlineLength: Sendable {
   /// The length, at most a year, for a clock other than `ContinuousClock` to sleep.
   let duration: Duration
-  /// Whether the deadline has passed before the call begins: it is zero or negative.
-  let hasPassed: Bool
   /// The length as the deadline schedule's dispatch timer counts it.
   let dispatchInterval: DispatchTimeInterval
   /// Foundation's own timeout, set well past the deadline so that only the client's deadline
   /// ever fires: the toolchain truncates sub-second values, and 0 means "at once".
   let transportTimeout: TimeInterval
+
+  /// Whether the deadline has passed before the call begins: it is zero or negative.
+  var hasPassed: Bool { duration <= .zero }
 
   /// The longest deadline, which no wait inside a call needs to outlast.
   static let longest = Duration.seconds(longestSeconds)
@@ -29,7 +30,6 @@ struct DeadlineLength: Sendable {
 
   init(_ duration: Duration) {
     self.duration = min(duration, Self.longest)
-    hasPassed = duration <= .zero
     let (seconds, attoseconds) = duration.components
     guard seconds < Self.longestSeconds else {
       dispatchInterval = .seconds(Int(Self.longestSeconds))
