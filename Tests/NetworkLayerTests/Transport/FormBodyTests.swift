@@ -24,64 +24,72 @@ struct FormBodyTests {
       URLQueryItem(name: "empty", value: ""),
       URLQueryItem(name: "symbols", value: "again"),
     ]
-    try await LoopbackSampleAPI.with { server in
-      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
 
-      _ = try await client.send(Endpoint<Echo>(method: .post, path: ["_probe", "echo"], body: .form(fields)))
+    let (result, received) = try await Self.sendToEcho(.form(fields))
 
-      let received = try #require(try await connection.probeLog().received.first)
-      #expect(received.headers["content-type"] == "application/x-www-form-urlencoded")
-      #expect(received.form == fields.map { [$0.name, $0.value ?? ""] })
-    }
+    #expect(result == .success(Echo(echo: true)))
+    let arrived = try #require(received.first)
+    #expect(arrived.headers["content-type"] == "application/x-www-form-urlencoded")
+    #expect(arrived.form == fields.map { [$0.name, $0.value ?? ""] })
   }
 
   @Test("a field without a value is sent as its name alone")
   func nameAlone() async throws {
-    try await LoopbackSampleAPI.with { server in
-      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
-      let fields = [URLQueryItem(name: "flag", value: nil), URLQueryItem(name: "a b", value: "1")]
+    let fields = [URLQueryItem(name: "flag", value: nil), URLQueryItem(name: "a b", value: "1")]
 
-      _ = try await client.send(Endpoint<Echo>(method: .post, path: ["_probe", "echo"], body: .form(fields)))
+    let (result, received) = try await Self.sendToEcho(.form(fields))
 
-      let received = try #require(try await connection.probeLog().received.first)
-      #expect(received.body == "flag&a%20b=1")
-      #expect(received.form == [["flag", ""], ["a b", "1"]])
-    }
+    #expect(result == .success(Echo(echo: true)))
+    let arrived = try #require(received.first)
+    #expect(arrived.body == "flag&a%20b=1")
+    #expect(arrived.form == [["flag", ""], ["a b", "1"]])
   }
 
   @Test("a form body's credentials never appear in the error of a server that echoes the body")
   func echoedCredentials() async throws {
     let password = "pw form/secret+7 é"
     let refreshToken = "rt-form-secret-99"
+    let body = HTTPBody.form([
+      URLQueryItem(name: "username", value: "demo"),
+      URLQueryItem(name: "password", value: password),
+      URLQueryItem(name: "refresh_token", value: refreshToken),
+      URLQueryItem(name: "note", value: "keep me"),
+    ])
+
+    let (result, _) = try await Self.sendToEchoingServer(body)
+
+    guard case .failure(let error) = result, case .badStatus(400, let excerpt?) = error else {
+      Issue.record("expected the echo's 400, got \(result)")
+      return
+    }
+    for secret in [password, refreshToken, "pw%20form%2Fsecret%2B7%20%C3%A9", "secret"] {
+      #expect(!error.description.contains(secret), "\(secret) leaked into \(error.description)")
+    }
+    #expect(excerpt.contains("keep%20me"), "what is not secret stays readable: \(excerpt)")
+  }
+
+  /// Sends `body` to a careless server that answers 400 repeating it, with a verbose monitor;
+  /// returns the outcome and the monitor's log.
+  private static func sendToEchoingServer(_ body: HTTPBody) async throws -> (
+    Result<Echo, NetworkError>, String
+  ) {
     try await LoopbackSampleAPI.with { server in
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting())
+      let lines = Locked<[String]>([])
+      let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
+      let client = URLSessionHTTPClient(
+        baseURL: server.baseURL, session: .loopbackTesting(), monitors: [monitor])
       let endpoint = Endpoint<Echo>(
         method: .post,
         path: ["_control", "echo"],
         query: [URLQueryItem(name: "status", value: "400"), URLQueryItem(name: "part", value: "body")],
-        body: .form([
-          URLQueryItem(name: "username", value: "demo"),
-          URLQueryItem(name: "password", value: password),
-          URLQueryItem(name: "refresh_token", value: refreshToken),
-          URLQueryItem(name: "note", value: "keep me"),
-        ])
+        body: body
       )
-
       let result = await client.outcome(endpoint)
-
-      guard case .failure(let error) = result, case .badStatus(400, let excerpt?) = error else {
-        Issue.record("expected the echo's 400, got \(result)")
-        return
-      }
-      for secret in [password, refreshToken, "pw%20form%2Fsecret%2B7%20%C3%A9", "secret"] {
-        #expect(!error.description.contains(secret), "\(secret) leaked into \(error.description)")
-      }
-      #expect(excerpt.contains("keep%20me"), "what is not secret stays readable: \(excerpt)")
+      return (result, lines.withLock { $0.joined(separator: "\n") })
     }
   }
 
+  /// Sends `body` to the echo probe; returns the outcome and what the probe recorded.
   private static func sendToEcho(_ body: HTTPBody) async throws -> (
     Result<Echo, NetworkError>, [SampleBackendConnection.ProbeLog.Received]
   ) {
@@ -164,30 +172,17 @@ struct FormBodyTests {
   )
   func multipartEchoedCredentials(body: HTTPBody) async throws {
     let password = "pw multipart/secret+8"
-    try await LoopbackSampleAPI.with { server in
-      let lines = Locked<[String]>([])
-      let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
-      let client = URLSessionHTTPClient(
-        baseURL: server.baseURL, session: .loopbackTesting(), monitors: [monitor])
-      let endpoint = Endpoint<Echo>(
-        method: .post,
-        path: ["_control", "echo"],
-        query: [URLQueryItem(name: "status", value: "400"), URLQueryItem(name: "part", value: "body")],
-        body: body
-      )
 
-      let result = await client.outcome(endpoint)
+    let (result, log) = try await Self.sendToEchoingServer(body)
 
-      guard case .failure(let error) = result, case .badStatus(400, let excerpt?) = error else {
-        Issue.record("expected the echo's 400, got \(result)")
-        return
-      }
-      #expect(!error.description.contains(password), "the password leaked into \(error.description)")
-      #expect(!error.description.contains("secret"), "part of the password leaked: \(error.description)")
-      let log = lines.withLock { $0.joined(separator: "\n") }
-      #expect(!log.contains("secret"), "the password leaked into the log:\n\(log)")
-      #expect(log.contains("form-data"), "the body is logged, without the password:\n\(log)")
-      #expect(excerpt.contains("name=\\\"password\\\""), "what is not secret stays readable: \(excerpt)")
+    guard case .failure(let error) = result, case .badStatus(400, let excerpt?) = error else {
+      Issue.record("expected the echo's 400, got \(result)")
+      return
     }
+    #expect(!error.description.contains(password), "the password leaked into \(error.description)")
+    #expect(!error.description.contains("secret"), "part of the password leaked: \(error.description)")
+    #expect(!log.contains("secret"), "the password leaked into the log:\n\(log)")
+    #expect(log.contains("form-data"), "the body is logged, without the password:\n\(log)")
+    #expect(excerpt.contains("name=\\\"password\\\""), "what is not secret stays readable: \(excerpt)")
   }
 }
