@@ -11,22 +11,24 @@
 /// wake-up and meets no contention: an observer on another thread waits for its turn on the main
 /// actor and then takes only the latest value. ``publish(_:)`` stores the value and resumes the
 /// observers already waiting, and nothing else.
+///
+/// An observer that is waiting can also be lent, from any thread, to run work of its owner's on
+/// the main actor (``lendWaitingObserver(atOrAbove:)``): it is about to wake up there anyway to
+/// take the value that work produces, so the owner needs no wake-up of the main actor of its own.
 @MainActor
 package final class ConflatedBroadcaster<Value: Sendable> {
-  /// A value with its version, handed to an observer.
-  package typealias Versioned = (value: Value, version: Int)
-
   // Unchecked: the main actor rules out overlapping access, and nothing here holds an access
   // across a call that could touch them again; the run-time check is a lookup on every publish.
   @exclusivity(unchecked) private var value: Value
   @exclusivity(unchecked) private var version = 0
   private var isFinished = false
-  /// Unsafe, not checked, continuations: each is resumed exactly once, by whoever takes it out of
-  /// this list on the main actor first (a new value, the end, or its observer's cancellation).
-  private var waiters: [(id: Int, continuation: UnsafeContinuation<Versioned?, Never>)] = []
-  /// `!waiters.isEmpty`, kept apart so that `publish` touches no generic collection (that looks
-  /// type metadata up at run time).
-  private var hasWaiters = false
+  /// The observers waiting for a value. Under a lock, not only the main actor: a lender takes
+  /// one from any thread, and so does the cancellation handler of an observer's Task.
+  private nonisolated let waiting = Locked(WaitingObservers())
+  /// Whether an observer may be waiting: set on the main actor whenever one starts to, so that
+  /// ``publish(_:)`` takes the lock only then. Left set when an observer stops waiting off the
+  /// main actor, which only costs the next publish a look at an empty list.
+  private var mayHaveWaiters = false
   private var nextWaiterID = 0
 
   /// Creates a broadcaster whose current value, version 0, is `initial`.
@@ -40,30 +42,44 @@ package final class ConflatedBroadcaster<Value: Sendable> {
     guard !isFinished else { return }
     value = newValue
     version += 1
-    if hasWaiters { resumeWaiters(with: newValue, version: version) }
+    if mayHaveWaiters { resumeWaiters() }
   }
 
-  /// The current value if its version is newer than `seen`, else the next one; `nil` once the
-  /// broadcaster is finished and the observer has seen its final value, or when the calling Task
-  /// is cancelled.
-  package func next(after seen: Int) async -> Versioned? {
-    if version > seen { return (value, version) }
-    if isFinished { return nil }
-    let id = nextWaiterID
-    nextWaiterID += 1
-    return await withTaskCancellationHandler {
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<Versioned?, Never>) in
-        if Task.isCancelled {
-          continuation.resume(returning: nil)
-        } else {
-          waiters.append((id, continuation))
-          hasWaiters = true
-        }
+  /// The current value if its version is newer than `seen`, else the next one, with `seen` moved
+  /// on to its version; `nil` once the broadcaster is finished and the observer has seen its
+  /// final value, or when the calling Task is cancelled.
+  ///
+  /// While it waits, the observer may be lent (``lendWaitingObserver(atOrAbove:)``): it then runs
+  /// `whenLent` on the main actor and goes on waiting, unless that produced a newer value.
+  ///
+  /// Neither the value nor its version travels through the observer's continuation: a tuple of
+  /// the generic value would have its type's metadata looked up on every call. The observer reads
+  /// both when it runs again, on the main actor, which also makes it take the latest value.
+  package func next(after seen: inout Int, whenLent: @MainActor () -> Void) async -> Value? {
+    while true {
+      if version > seen {
+        seen = version
+        return value
       }
-    } onCancel: {
-      // Runs on the cancelling thread; the waiter is the main actor's to touch.
-      Task { @MainActor in self.cancelWaiter(id) }
+      if isFinished { return nil }
+      switch await wakeUp() {
+      case .changed: continue
+      case .lent: whenLent()
+      case .cancelled: return nil
+      }
     }
+  }
+
+  /// Wakes one observer that is waiting for a value, in a Task at `priority` or above, to run its
+  /// `whenLent` work on the main actor; returns whether one was waiting. Callable from any thread.
+  ///
+  /// The priority bound keeps a low-priority observer from holding up work it was lent for.
+  package nonisolated func lendWaitingObserver(atOrAbove priority: TaskPriority) -> Bool {
+    guard let observer = waiting.withLock({ $0.takeFirst(atOrAbove: priority) }) else {
+      return false
+    }
+    observer.continuation.resume(returning: .lent)
+    return true
   }
 
   /// Ends every observer after the value it has not yet seen; later values are ignored.
@@ -71,26 +87,85 @@ package final class ConflatedBroadcaster<Value: Sendable> {
     guard !isFinished else { return }
     isFinished = true
     // Anyone waiting has seen the current value already: a newer one would have woken it.
-    resumeWaiters(with: nil)
+    resumeWaiters()
   }
 
-  /// Kept out of ``publish(_:)``, whose every call would otherwise look the metadata of the
-  /// `Versioned` tuple up at run time, even with nobody waiting.
-  @inline(never)
-  private func resumeWaiters(with newValue: Value, version: Int) {
-    resumeWaiters(with: (newValue, version))
+  private func resumeWaiters() {
+    mayHaveWaiters = false
+    let observers = waiting.withLock { $0.takeAll() }
+    for observer in observers { observer.continuation.resume(returning: .changed) }
   }
 
-  private func resumeWaiters(with versioned: Versioned?) {
-    let waiting = waiters
-    waiters = []
-    hasWaiters = false
-    for waiter in waiting { waiter.continuation.resume(returning: versioned) }
+  /// Suspends the calling observer until a value is published, the broadcaster finishes, the
+  /// observer is lent, or its Task is cancelled.
+  private func wakeUp() async -> ObserverWakeUp {
+    let priority = Task.currentPriority
+    let id = nextWaiterID
+    nextWaiterID += 1
+    return await withTaskCancellationHandler {
+      // Unsafe, not checked: each continuation is resumed exactly once, by whoever takes it out
+      // of the list under its lock first.
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<ObserverWakeUp, Never>) in
+        // Checked under the lock the cancellation handler takes: either the handler finds the
+        // observer, or the cancellation is already visible here.
+        let isWaiting = waiting.withLock { observers in
+          guard !Task.isCancelled else { return false }
+          observers.append(WaitingObserver(id: id, priority: priority, continuation: continuation))
+          return true
+        }
+        if isWaiting {
+          mayHaveWaiters = true
+        } else {
+          continuation.resume(returning: .cancelled)
+        }
+      }
+    } onCancel: {
+      waiting.withLock { $0.take(id: id) }?.continuation.resume(returning: .cancelled)
+    }
+  }
+}
+
+// Not nested in the generic broadcaster, where they would be generic too, their layouts looked up
+// at run time on every use.
+
+/// Why a waiting observer runs again.
+private enum ObserverWakeUp {
+  /// A value was published, or the broadcaster finished.
+  case changed
+  /// A lender woke it to run its `whenLent` work.
+  case lent
+  /// Its Task was cancelled.
+  case cancelled
+}
+
+/// An observer waiting for a value.
+private struct WaitingObserver {
+  let id: Int
+  let priority: TaskPriority
+  let continuation: UnsafeContinuation<ObserverWakeUp, Never>
+}
+
+/// The observers waiting for a value, in the order they began to.
+private struct WaitingObservers {
+  private var observers: [WaitingObserver] = []
+
+  mutating func append(_ observer: WaitingObserver) {
+    observers.append(observer)
   }
 
-  private func cancelWaiter(_ id: Int) {
-    guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-    waiters.remove(at: index).continuation.resume(returning: nil)
-    hasWaiters = !waiters.isEmpty
+  mutating func takeAll() -> [WaitingObserver] {
+    // Left alone when empty: emptied, it would give up its storage, which the next observer to
+    // wait would allocate again.
+    guard !observers.isEmpty else { return [] }
+    defer { observers.removeAll() }
+    return observers
+  }
+
+  mutating func takeFirst(atOrAbove priority: TaskPriority) -> WaitingObserver? {
+    observers.firstIndex { $0.priority >= priority }.map { observers.remove(at: $0) }
+  }
+
+  mutating func take(id: Int) -> WaitingObserver? {
+    observers.firstIndex { $0.id == id }.map { observers.remove(at: $0) }
   }
 }

@@ -15,31 +15,39 @@ public struct StateStream<State: Sendable>: AsyncSequence, Sendable {
   public typealias Failure = Never
 
   private let source: ConflatedBroadcaster<State>
+  private let owner: WeakDeliverer
 
-  init(_ source: ConflatedBroadcaster<State>) {
+  /// The states `source` holds, published by `owner`, which a waiting observer may deliver
+  /// reports for.
+  init(_ source: ConflatedBroadcaster<State>, owner: WeakDeliverer) {
     self.source = source
+    self.owner = owner
   }
 
   /// An iterator that starts at the current state.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(source: source)
+    Iterator(source: source, owner: owner)
   }
 
   /// Hands one observer the states it has not seen yet, latest first.
   public struct Iterator: AsyncIteratorProtocol {
     private let source: ConflatedBroadcaster<State>
+    private let owner: WeakDeliverer
     private var seen = -1
 
-    fileprivate init(source: ConflatedBroadcaster<State>) {
+    fileprivate init(source: ConflatedBroadcaster<State>, owner: WeakDeliverer) {
       self.source = source
+      self.owner = owner
     }
 
     /// The latest state this observer has not seen, waiting for one if need be; `nil` once the
     /// view model is finished and its final state was seen, or the calling Task is cancelled.
+    ///
+    /// While it waits, the view model's work may wake it to deliver what the work reported, on
+    /// the main actor, where the observer was about to go for the state that comes of it: one
+    /// wake-up of the main actor instead of one for the delivery and another for the observer.
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> State? {
-      guard let next = await source.next(after: seen) else { return nil }
-      seen = next.version
-      return next.value
+      await source.next(after: &seen) { [owner] in owner.target?.deliverReports() }
     }
 
     /// The same as ``next(isolation:)`` without an isolation to stay on, for callers that

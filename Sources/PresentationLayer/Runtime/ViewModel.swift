@@ -86,7 +86,7 @@ public final class ViewModel<F: Feature> {
   /// Any number of observers may listen at the same time. Each ends on the final state when the
   /// view model is cancelled or released.
   public nonisolated var states: StateStream<F.State> {
-    StateStream(stateBroadcaster)
+    StateStream(stateBroadcaster, owner: WeakDeliverer(self))
   }
 
   /// The events emitted from now on, for one listener; earlier events are never replayed.
@@ -186,8 +186,9 @@ public final class ViewModel<F: Feature> {
   /// still queued first, so a work's reports never overtake each other.
   ///
   /// A caller of ``sendAndWait(_:)`` that is waiting, at a priority no lower than the work's, is
-  /// woken to deliver them itself; otherwise a Task on the main actor, at the work's priority,
-  /// delivers them. (A waiter at a lower priority would hold up every other work's reports.)
+  /// woken to deliver them itself; failing that, an observer of ``states`` waiting at such a
+  /// priority; otherwise a Task on the main actor, at the work's priority, delivers them. (A
+  /// waiter at a lower priority would hold up every other work's reports.)
   // Never inlined: in `Effects.follow`, an async function, its `TaskPriority` values (a type
   // whose size is known only at run time) would be allocated from the task's allocator on every
   // entry to the loop, where a call keeps them on the thread's stack.
@@ -199,14 +200,15 @@ public final class ViewModel<F: Feature> {
       guard !mailbox.isDeliveryDue else { return .due }
       mailbox.isDeliveryDue = true
       guard let index = mailbox.waiters.firstIndex(where: { $0.priority >= priority }) else {
-        return .byTask
+        return .byObserverOrTask
       }
       return .byWaiter(mailbox.waiters.remove(at: index).continuation)
     }
     switch delivery {
     case .due:
       return
-    case .byTask:
+    case .byObserverOrTask:
+      if stateBroadcaster.lendWaitingObserver(atOrAbove: priority) { return }
       let owner = WeakDeliverer(self)
       Task { @MainActor in owner.target?.deliverReports() }
     case .byWaiter(let waiter):
@@ -322,7 +324,7 @@ public final class ViewModel<F: Feature> {
   /// One report per turn of the lock, not the whole queue: the queue then keeps its storage from
   /// one action to the next, where handing it over would make each action's reports allocate it
   /// again.
-  fileprivate func deliverReports() {
+  func deliverReports() {
     while let report = mailbox.withLock({ $0.take() }) {
       switch report {
       case .reaction(let apply):
@@ -466,26 +468,7 @@ private struct ReportWaiter {
   let priority: TaskPriority
 }
 
-/// A view model, seen only as what delivers its reports.
-private protocol ReportDeliverer: AnyObject, Sendable {
-  @MainActor func deliverReports()
-}
-
 extension ViewModel: ReportDeliverer {}
-
-/// A view model held weakly by a closure that captures it.
-///
-/// A struct's `weak let` is stored in the closure's context like any other value, whereas
-/// `[weak self]` (and a local `weak` variable) is a variable the closure keeps in a heap box of
-/// its own: one more allocation for every delivery. Not generic, so that code not specialised for
-/// a feature copies it without looking its metadata up.
-private struct WeakDeliverer: Sendable {
-  weak let target: (any ReportDeliverer)?
-
-  init(_ target: any ReportDeliverer) {
-    self.target = target
-  }
-}
 
 /// The Task of a running work, by the work's id.
 private struct RunningTask {
@@ -497,8 +480,9 @@ private struct RunningTask {
 private enum ReportDelivery {
   /// The delivery already due takes it.
   case due
-  /// A Task on the main actor, made for it.
-  case byTask
+  /// An observer of the states waiting at the work's priority or above, lent to deliver it, or
+  /// else a Task on the main actor, made for it.
+  case byObserverOrTask
   /// A waiting caller of ``ViewModel/sendAndWait(_:)``, woken for it.
   case byWaiter(UnsafeContinuation<Void, Never>)
 }

@@ -100,6 +100,58 @@ struct RuntimeReportTests {
     #expect(viewModel.state.values.sorted() == Array(0..<10) + Array(100..<150))
   }
 
+  @Test(
+    "an observer of the states waiting when work reports takes the outcome, and the outcome still lands when that observer is cancelled as it is woken"
+  )
+  func waitingObserversTakeTheOutcome() async throws {
+    let feature = ReportingFeature()
+    let viewModel = ViewModel(feature, initialState: ReportingFeature.State())
+    for round in 1...60 {
+      // On the main actor and off it, each kept to the end or cancelled around the moment the
+      // work reports; every observer is waiting for a new state by then.
+      let isOffMain = round % 4 >= 2
+      let isCancelled = round.isMultiple(of: 2)
+      let observer =
+        isOffMain
+        ? Task.detached { await Self.waitForValue(round, in: viewModel.states) }
+        : Task { await Self.waitForValue(round, in: viewModel.states) }
+      viewModel.send(.load(round))
+      await feature.backend.waitFor(.started("load \(round)"))
+      await Task.yield()
+      feature.backend.answer("load \(round)")
+      if isCancelled { observer.cancel() }
+      // An observer that never gets the outcome would wait for ever; it is given five seconds.
+      let watchdog = Task {
+        try await Task.sleep(for: .seconds(5))
+        observer.cancel()
+      }
+      let sawOutcome = await observer.value
+      watchdog.cancel()
+      try #require(sawOutcome || isCancelled, "round \(round): the observer missed the outcome")
+      await feature.backend.waitFor(.returned("load \(round)"))
+      try #require(await Self.settles(viewModel), "round \(round): the work's reports were never delivered")
+      #expect(viewModel.state.values.last == round)
+    }
+  }
+
+  /// Whether `states` reaches a state whose last value is `value` before it ends.
+  private nonisolated static func waitForValue(
+    _ value: Int, in states: StateStream<ReportingFeature.State>
+  ) async -> Bool {
+    for await state in states where state.values.last == value { return true }
+    return false
+  }
+
+  /// Whether all of `viewModel`'s work has ended, its reports delivered, within five seconds.
+  private static func settles(_ viewModel: ViewModel<ReportingFeature>) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while viewModel.hasLiveWork {
+      guard ContinuousClock.now < deadline else { return false }
+      await Task.yield()
+    }
+    return true
+  }
+
   @Test("what the work reads or applies after following comes after every outcome it followed")
   func laterCallsSeeTheOutcomes() async {
     let store = TestStore(ReportingFeature(), initialState: ReportingFeature.State())
