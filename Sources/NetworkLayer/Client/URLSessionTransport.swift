@@ -101,7 +101,7 @@ struct URLSessionTransport: Sendable {
     if let reason = scope.enter(transfer) { return .failure(reason) }
     defer { scope.leave(transfer) }
     let session = delegating.session
-    return await withCheckedContinuation { continuation in
+    return await withUnsafeContinuation { continuation in
       guard transfer.begin(continuation) else { return }
       let task = session.dataTask(with: request)
       task.delegate = transfer

@@ -63,7 +63,9 @@ enum DeadlineRace {
 private final class Race<Value: Sendable>: Sendable {
   private struct State {
     var result: Result<Value, NetworkError>?
-    var waiter: CheckedContinuation<Result<Value, NetworkError>, Never>?
+    /// Unsafe, not checked: `finish` takes it out under the lock as it records the first result,
+    /// so it is resumed exactly once, and a checked one would allocate on every race.
+    var waiter: UnsafeContinuation<Result<Value, NetworkError>, Never>?
     var cleanup: (@Sendable () -> Void)?
   }
 
@@ -72,7 +74,7 @@ private final class Race<Value: Sendable>: Sendable {
   /// Records `result` if nothing finished first, then wakes the waiter and stops the losers.
   func finish(_ result: Result<Value, NetworkError>) {
     let (waiter, cleanup) = state.withLock {
-      state -> (CheckedContinuation<Result<Value, NetworkError>, Never>?, (@Sendable () -> Void)?) in
+      state -> (UnsafeContinuation<Result<Value, NetworkError>, Never>?, (@Sendable () -> Void)?) in
       guard state.result == nil else { return (nil, nil) }
       state.result = result
       defer {
@@ -99,7 +101,7 @@ private final class Race<Value: Sendable>: Sendable {
 
   /// Waits for the first result.
   func outcome() async -> Result<Value, NetworkError> {
-    await withCheckedContinuation { continuation in
+    await withUnsafeContinuation { continuation in
       let result = state.withLock { state in
         if state.result == nil { state.waiter = continuation }
         return state.result
