@@ -103,9 +103,12 @@ package final class ConflatedBroadcaster<Value: Sendable> {
     let id = nextWaiterID
     nextWaiterID += 1
     return await withTaskCancellationHandler {
-      // Unsafe, not checked: each continuation is resumed exactly once, by whoever takes it out
-      // of the list under its lock first.
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<ObserverWakeUp, Never>) in
+      // Each continuation is resumed exactly once, by whoever takes it out of the list under its
+      // lock first. Checked, all the same, because a lender resumes it from another thread: an
+      // unsafe continuation's resume is compiled into this module, and ThreadSanitizer, which
+      // cannot see the runtime's own hand-over, reports the resumed task's next write to that
+      // memory as a race.
+      await withCheckedContinuation { (continuation: CheckedContinuation<ObserverWakeUp, Never>) in
         // Checked under the lock the cancellation handler takes: either the handler finds the
         // observer, or the cancellation is already visible here.
         let isWaiting = waiting.withLock { observers in
@@ -142,7 +145,7 @@ private enum ObserverWakeUp {
 private struct WaitingObserver {
   let id: Int
   let priority: TaskPriority
-  let continuation: UnsafeContinuation<ObserverWakeUp, Never>
+  let continuation: CheckedContinuation<ObserverWakeUp, Never>
 }
 
 /// The observers waiting for a value, in the order they began to.

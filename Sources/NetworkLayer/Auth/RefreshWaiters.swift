@@ -13,7 +13,7 @@ final class RefreshWaiters: Sendable {
     case starting
     // Cancelled before its continuation existed; it resumes at once when it does.
     case cancelled
-    case waiting(UnsafeContinuation<Result<AuthTokens, NetworkError>, Never>)
+    case waiting(CheckedContinuation<Result<AuthTokens, NetworkError>, Never>)
     // Resumed, or never to be: nothing is left to do for it.
     case done
   }
@@ -38,10 +38,7 @@ final class RefreshWaiters: Sendable {
     if let outcome = registration.outcome { return outcome }
     let id = registration.id
     return await withTaskCancellationHandler {
-      // Unsafe, not checked: every continuation is resumed exactly once, by the side that takes
-      // it out of `waiters` under the lock. A checked one would allocate a canary for each of a
-      // storm's thousand waiters.
-      await withUnsafeContinuation { continuation in
+      await withCheckedContinuation { continuation in
         let ready: Result<AuthTokens, NetworkError>? = state.withLock { state in
           // Once there is an outcome the waiters are gone, `id` with them.
           if let outcome = state.outcome { return outcome }
@@ -56,7 +53,7 @@ final class RefreshWaiters: Sendable {
       }
     } onCancel: {
       // Exactly one side takes a continuation out under the lock, and only that side resumes it.
-      let continuation: UnsafeContinuation<Result<AuthTokens, NetworkError>, Never>? = state.withLock {
+      let continuation: CheckedContinuation<Result<AuthTokens, NetworkError>, Never>? = state.withLock {
         state in
         guard state.outcome == nil else { return nil }
         switch state.waiters[id] {
@@ -77,7 +74,7 @@ final class RefreshWaiters: Sendable {
   /// Gives `outcome` to every waiter, in the order they began to wait, and to everyone who starts
   /// waiting later. Only the first call counts.
   func finish(_ outcome: Result<AuthTokens, NetworkError>) {
-    let waiting: [UnsafeContinuation<Result<AuthTokens, NetworkError>, Never>] = state.withLock { state in
+    let waiting: [CheckedContinuation<Result<AuthTokens, NetworkError>, Never>] = state.withLock { state in
       guard state.outcome == nil else { return [] }
       state.outcome = outcome
       let waiting = state.waiters.compactMap { waiter in

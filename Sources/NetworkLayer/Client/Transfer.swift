@@ -37,9 +37,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
 
   private struct State {
     var phase = Phase.waiting
-    /// Unsafe, not checked: `finish` takes it out under the lock as it marks the phase finished,
-    /// so it is resumed exactly once, and a checked one would allocate on every request.
-    var continuation: UnsafeContinuation<Outcome, Never>?
+    var continuation: CheckedContinuation<Outcome, Never>?
     /// The outcome of a call that ended before it began to wait.
     var early: Outcome?
     var response: HTTPURLResponse?
@@ -71,7 +69,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
 
   /// Takes the continuation to resume with the outcome. Returns `false`, having resumed it, when
   /// the call ended before the task was even created.
-  func begin(_ continuation: UnsafeContinuation<Outcome, Never>) -> Bool {
+  func begin(_ continuation: CheckedContinuation<Outcome, Never>) -> Bool {
     let early = state.withLock { state -> Outcome? in
       if case .finished = state.phase { return state.early ?? .failure(.cancelled) }
       state.continuation = continuation
@@ -273,7 +271,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   /// Ends the call with `outcome` unless it has already ended, and stops a running task.
   private func finish(_ outcome: Outcome) {
     let (continuation, task) = state.withLock {
-      state -> (UnsafeContinuation<Outcome, Never>?, URLSessionTask?) in
+      state -> (CheckedContinuation<Outcome, Never>?, URLSessionTask?) in
       if case .finished = state.phase { return (nil, nil) }
       var task: URLSessionTask?
       if case .running(let running) = state.phase { task = running }

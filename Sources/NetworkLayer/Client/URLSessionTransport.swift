@@ -101,7 +101,7 @@ struct URLSessionTransport: Sendable {
     if let reason = scope.enter(transfer) { return .failure(reason) }
     defer { scope.leave(transfer) }
     let session = delegating.session
-    return await withUnsafeContinuation { continuation in
+    return await withCheckedContinuation { continuation in
       guard transfer.begin(continuation) else { return }
       let task = session.dataTask(with: request)
       task.delegate = transfer

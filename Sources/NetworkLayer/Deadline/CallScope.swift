@@ -93,9 +93,7 @@ final class CallScope: Sendable {
 private final class AbandonableWait<Value: Sendable>: InterruptibleWait {
   private struct State {
     var result: Result<Value, NetworkError>?
-    /// Unsafe, not checked: `complete` takes it out under the lock as it records the result, so
-    /// it is resumed exactly once, and a checked one would allocate on every wait.
-    var waiter: UnsafeContinuation<Result<Value, NetworkError>, Never>?
+    var waiter: CheckedContinuation<Result<Value, NetworkError>, Never>?
     var task: Task<Void, Never>?
   }
 
@@ -130,7 +128,7 @@ private final class AbandonableWait<Value: Sendable>: InterruptibleWait {
   /// when the operation has already finished.
   func value() async -> Result<Value, NetworkError> {
     if let result = state.withLock({ $0.result }) { return result }
-    return await withUnsafeContinuation { continuation in
+    return await withCheckedContinuation { continuation in
       let result = state.withLock { state in
         if state.result == nil { state.waiter = continuation }
         return state.result
@@ -146,7 +144,7 @@ private final class AbandonableWait<Value: Sendable>: InterruptibleWait {
   }
 
   private func complete(_ result: Result<Value, NetworkError>) {
-    let waiter = state.withLock { state -> UnsafeContinuation<Result<Value, NetworkError>, Never>? in
+    let waiter = state.withLock { state -> CheckedContinuation<Result<Value, NetworkError>, Never>? in
       guard state.result == nil else { return nil }
       state.result = result
       defer {

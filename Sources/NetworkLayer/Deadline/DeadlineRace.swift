@@ -63,9 +63,7 @@ enum DeadlineRace {
 private final class Race<Value: Sendable>: Sendable {
   private struct State {
     var result: Result<Value, NetworkError>?
-    /// Unsafe, not checked: `finish` takes it out under the lock as it records the first result,
-    /// so it is resumed exactly once, and a checked one would allocate on every race.
-    var waiter: UnsafeContinuation<Result<Value, NetworkError>, Never>?
+    var waiter: CheckedContinuation<Result<Value, NetworkError>, Never>?
     var cleanup: (@Sendable () -> Void)?
   }
 
@@ -74,7 +72,7 @@ private final class Race<Value: Sendable>: Sendable {
   /// Records `result` if nothing finished first, then wakes the waiter and stops the losers.
   func finish(_ result: Result<Value, NetworkError>) {
     let (waiter, cleanup) = state.withLock {
-      state -> (UnsafeContinuation<Result<Value, NetworkError>, Never>?, (@Sendable () -> Void)?) in
+      state -> (CheckedContinuation<Result<Value, NetworkError>, Never>?, (@Sendable () -> Void)?) in
       guard state.result == nil else { return (nil, nil) }
       state.result = result
       defer {
@@ -101,7 +99,7 @@ private final class Race<Value: Sendable>: Sendable {
 
   /// Waits for the first result.
   func outcome() async -> Result<Value, NetworkError> {
-    await withUnsafeContinuation { continuation in
+    await withCheckedContinuation { continuation in
       let result = state.withLock { state in
         if state.result == nil { state.waiter = continuation }
         return state.result
