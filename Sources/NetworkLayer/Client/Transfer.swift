@@ -158,23 +158,11 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     if let error {
-      // libcurl's "transfer closed with bytes remaining to read" reaches Foundation without a
-      // code of its own. A body cut short of its declared length is a lost connection: what
-      // Apple's Foundation reports for it, and what a retry policy knows to retry.
-      var failure = Self.networkError(for: error)
-      if failure == .transport(code: URLError.unknown.rawValue), bodyCutShort() {
-        failure = .transport(code: URLError.networkConnectionLost.rawValue)
-      }
-      // libcurl reports a reply it cannot read as HTTP (a status line of `000` or `1000`, an
-      // HTTP/0.9 body, HTTP/2 framing) as an unsupported protocol, which swift-corelibs-foundation
-      // passes on as an unsupported URL. For an HTTP URL with a host, which the transport sends
-      // and never leaves for another scheme, it is a response that cannot be parsed.
-      if failure == .transport(code: URLError.unsupportedURL.rawValue),
-        Self.isSendable(task.currentRequest?.url)
-      {
-        failure = .transport(code: URLError.cannotParseResponse.rawValue)
-      }
-      finish(.failure(failure))
+      let head = state.withLock { $0.response }
+      finish(
+        .failure(
+          TransportFailure.reason(
+            for: error, url: task.currentRequest?.url, head: head, bodyCutShort: bodyCutShort())))
       return
     }
     let (response, body, redirect, followed) = state.withLock {
@@ -308,15 +296,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
 
   /// Whether swift-corelibs-foundation sends requests for `url` at all: a lower-case `http` or
   /// `https` scheme, and a host.
-  private static func isSendable(_ url: URL?) -> Bool {
+  static func isSendable(_ url: URL?) -> Bool {
     guard let url, url.scheme == "http" || url.scheme == "https" else { return false }
     return !(url.host ?? "").isEmpty
   }
 
-  private static func networkError(for error: any Error) -> NetworkError {
-    if error is CancellationError { return .cancelled }
-    guard let urlError = error as? URLError else { return .transport(code: URLError.unknown.rawValue) }
-    if urlError.code == .cancelled { return .cancelled }
-    return .transport(code: urlError.code.rawValue)
-  }
 }

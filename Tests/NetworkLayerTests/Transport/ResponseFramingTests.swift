@@ -111,6 +111,49 @@ struct ResponseFramingTests {
     }
   }
 
+  /// A reply, sent byte for byte by the raw probe, and the failure it must end in.
+  struct Broken: CustomTestStringConvertible, Sendable {
+    var name: String
+    var reply: String
+    var failure: URLError.Code
+    var testDescription: String { name }
+  }
+
+  @Test(
+    "a reply libcurl fails without a code of its own ends in the failure it is, not an unknown one",
+    arguments: [
+      Broken(
+        name: "a header line without a colon",
+        reply: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nNo colon here\r\n\r\n[]",
+        failure: .cannotParseResponse),
+      Broken(
+        name: "a chunk size that is not hexadecimal",
+        reply: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n[]\r\n0\r\n\r\n",
+        failure: .cannotParseResponse),
+      Broken(
+        name: "a gzip body that is not gzip",
+        reply: "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 5\r\n\r\nhello",
+        failure: .cannotDecodeContentData),
+      Broken(
+        name: "a content coding nobody knows",
+        reply: "HTTP/1.1 200 OK\r\nContent-Encoding: zork\r\nContent-Length: 5\r\n\r\nhello",
+        failure: .cannotDecodeContentData),
+      // What Apple's Foundation reports, and what a retry policy knows to retry.
+      Broken(
+        name: "a chunked body cut off by the connection closing",
+        reply: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n[]\r\n",
+        failure: .networkConnectionLost),
+    ]
+  )
+  func uncodedFailure(broken: Broken) async throws {
+    try await Self.withClient { client in
+      let endpoint = Endpoint<Data>.raw(
+        path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: broken.reply)])
+      let result = await client.outcome(endpoint)
+      #expect(result == .failure(.transport(code: broken.failure.rawValue)))
+    }
+  }
+
   private static func withClient(_ body: (URLSessionHTTPClient) async throws -> Void) async throws {
     try await LoopbackSampleAPI.with { server in
       try await body(URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting()))

@@ -1,0 +1,76 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The ``NetworkError`` a failed task ends in, where swift-corelibs-foundation's code for the
+/// failure is missing or misleading.
+///
+/// swift-corelibs-foundation gives a `URLError` code only to the libcurl errors it knows; every
+/// other one reaches the delegate as `unknown` (−1), whatever the server did. The failures a
+/// server causes that way are told apart here, by what the transfer saw and, where nothing else
+/// tells, by the message libcurl wrote, the only trace of its own error code:
+/// - a body cut short, of its `Content-Length` or of its last chunk, when the connection closes,
+///   is `networkConnectionLost`, as Apple's Foundation reports it and as a retry policy retries;
+/// - a body whose declared content coding cannot be undone (a gzip body that is not gzip, a coding
+///   nobody knows) is `cannotDecodeContentData`;
+/// - any other failure of a request that went to an http(s) host is a reply that cannot be
+///   parsed (`cannotParseResponse`): a header line without a colon, a chunk size that is not
+///   hexadecimal. Only what a server sent makes libcurl fail without a code: the transport sends
+///   bodies from memory, so no failure to read or rewind one can occur.
+enum TransportFailure {
+  /// The failure of a task for `url` that ended with `error`, having received the response head
+  /// `head` (if it got that far) and a body `bodyCutShort` of the length that head declared.
+  static func reason(
+    for error: any Error, url: URL?, head: HTTPURLResponse?, bodyCutShort: Bool
+  ) -> NetworkError {
+    if error is CancellationError { return .cancelled }
+    guard let urlError = error as? URLError else { return .transport(code: URLError.unknown.rawValue) }
+    switch urlError.code {
+    case .cancelled:
+      return .cancelled
+    case .unknown:
+      return .transport(
+        code: uncodedReason(urlError, url: url, head: head, bodyCutShort: bodyCutShort).rawValue)
+    // libcurl reports a reply it cannot read as HTTP (a status line of `000` or `1000`, an HTTP/0.9
+    // body, HTTP/2 framing) as an unsupported protocol, which swift-corelibs-foundation passes on
+    // as an unsupported URL. For an http(s) URL with a host, which the transport sends and never
+    // leaves for another scheme, it is a response that cannot be parsed.
+    case .unsupportedURL where Transfer.isSendable(url):
+      return .transport(code: URLError.cannotParseResponse.rawValue)
+    default:
+      return .transport(code: urlError.code.rawValue)
+    }
+  }
+
+  private static func uncodedReason(
+    _ error: URLError, url: URL?, head: HTTPURLResponse?, bodyCutShort: Bool
+  ) -> URLError.Code {
+    // A body shorter than its declared length is cut short whatever libcurl says. A chunked body
+    // declares none: libcurl's "transfer closed with outstanding read data remaining" is all
+    // there is to tell its end was cut off (its words for both cases have begun so for 20 years).
+    if bodyCutShort || libcurlMessage(of: error).hasPrefix("transfer closed with") {
+      return .networkConnectionLost
+    }
+    guard Transfer.isSendable(url) else { return .unknown }
+    if declaresContentCoding(head)
+      || libcurlMessage(of: error).localizedCaseInsensitiveContains("content encoding")
+    {
+      return .cannotDecodeContentData
+    }
+    return .cannotParseResponse
+  }
+
+  /// Whether `head` declares a content coding other than `identity`, which libcurl undoes as the
+  /// body arrives.
+  private static func declaresContentCoding(_ head: HTTPURLResponse?) -> Bool {
+    guard let coding = head?.value(forHTTPHeaderField: "Content-Encoding") else { return false }
+    let trimmed = coding.trimmingCharacters(in: .whitespaces)
+    return !trimmed.isEmpty && trimmed.lowercased() != "identity"
+  }
+
+  private static func libcurlMessage(of error: URLError) -> String {
+    error.userInfo[NSLocalizedDescriptionKey] as? String ?? ""
+  }
+}
