@@ -360,9 +360,13 @@ public final class ViewModel<F: Feature> {
     let waiterID = ledger.makeID()
     let priority = Task.currentPriority
     await withTaskCancellationHandler {
-      // Unsafe, not checked: the mailbox resumes each continuation exactly once, by taking it out
-      // of `waiters` under its lock before resuming it, whoever gets there first.
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      // The mailbox resumes each continuation exactly once, by taking it out of `waiters` under
+      // its lock before resuming it, whoever gets there first. Checked all the same: work
+      // resumes it from its own thread, and an unsafe continuation's resume, compiled into this
+      // module, makes ThreadSanitizer report the waiter's next write as a race whenever the
+      // resume comes before the waiter has suspended (the runtime's own hand-over is invisible
+      // to it), in this package's tests and in those of every app built on it.
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         // The work is looked at again where the waiter registers, not only by the caller: should
         // anything ever suspend in between, work that ended meanwhile would wake nobody.
         guard ledger.isAnyAwaitedLive(in: pending) else { return continuation.resume() }
@@ -464,7 +468,7 @@ private struct ReportMailbox {
 /// A caller of ``ViewModel/sendAndWait(_:)`` waiting for reports.
 private struct ReportWaiter {
   let id: Int
-  let continuation: UnsafeContinuation<Void, Never>
+  let continuation: CheckedContinuation<Void, Never>
   let priority: TaskPriority
 }
 
@@ -484,5 +488,5 @@ private enum ReportDelivery {
   /// else a Task on the main actor, made for it.
   case byObserverOrTask
   /// A waiting caller of ``ViewModel/sendAndWait(_:)``, woken for it.
-  case byWaiter(UnsafeContinuation<Void, Never>)
+  case byWaiter(CheckedContinuation<Void, Never>)
 }
