@@ -158,11 +158,10 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     if let error {
-      let head = state.withLock { $0.response }
+      let (head, received) = state.withLock { ($0.response, $0.body.count) }
       finish(
         .failure(
-          TransportFailure.reason(
-            for: error, url: task.currentRequest?.url, head: head, bodyCutShort: bodyCutShort())))
+          TransportFailure.reason(for: error, url: task.currentRequest?.url, head: head, received: received)))
       return
     }
     let (response, body, redirect, followed) = state.withLock {
@@ -240,20 +239,6 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     completionHandler(repeatsRequest ? nil : next)
   }
 
-  /// Whether the body received is shorter than the length its response declared. Only an
-  /// unencoded body can tell: the declared length of a compressed one is the compressed size.
-  private func bodyCutShort() -> Bool {
-    state.withLock { state in
-      guard let response = state.response else { return false }
-      if let encoding = response.value(forHTTPHeaderField: "Content-Encoding"),
-        encoding.lowercased() != "identity"
-      {
-        return false
-      }
-      return response.expectedContentLength > Int64(state.body.count)
-    }
-  }
-
   // MARK: Ending
 
   /// Ends the call with `outcome` unless it has already ended, and stops a running task.
@@ -293,12 +278,4 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       method != NSURLAuthenticationMethodServerTrust && method != NSURLAuthenticationMethodClientCertificate
     #endif
   }
-
-  /// Whether swift-corelibs-foundation sends requests for `url` at all: a lower-case `http` or
-  /// `https` scheme, and a host.
-  static func isSendable(_ url: URL?) -> Bool {
-    guard let url, url.scheme == "http" || url.scheme == "https" else { return false }
-    return !(url.host ?? "").isEmpty
-  }
-
 }

@@ -21,9 +21,9 @@ import Foundation
 ///   bodies from memory, so no failure to read or rewind one can occur.
 enum TransportFailure {
   /// The failure of a task for `url` that ended with `error`, having received the response head
-  /// `head` (if it got that far) and a body `bodyCutShort` of the length that head declared.
+  /// `head` (if it got that far) and `received` bytes of its body.
   static func reason(
-    for error: any Error, url: URL?, head: HTTPURLResponse?, bodyCutShort: Bool
+    for error: any Error, url: URL?, head: HTTPURLResponse?, received: Int
   ) -> NetworkError {
     if error is CancellationError { return .cancelled }
     guard let urlError = error as? URLError else { return .transport(code: URLError.unknown.rawValue) }
@@ -32,12 +32,12 @@ enum TransportFailure {
       return .cancelled
     case .unknown:
       return .transport(
-        code: uncodedReason(urlError, url: url, head: head, bodyCutShort: bodyCutShort).rawValue)
+        code: uncodedReason(urlError, url: url, head: head, received: received).rawValue)
     // libcurl reports a reply it cannot read as HTTP (a status line of `000` or `1000`, an HTTP/0.9
     // body, HTTP/2 framing) as an unsupported protocol, which swift-corelibs-foundation passes on
     // as an unsupported URL. For an http(s) URL with a host, which the transport sends and never
     // leaves for another scheme, it is a response that cannot be parsed.
-    case .unsupportedURL where Transfer.isSendable(url):
+    case .unsupportedURL where isSendable(url):
       return .transport(code: URLError.cannotParseResponse.rawValue)
     default:
       return .transport(code: urlError.code.rawValue)
@@ -45,15 +45,15 @@ enum TransportFailure {
   }
 
   private static func uncodedReason(
-    _ error: URLError, url: URL?, head: HTTPURLResponse?, bodyCutShort: Bool
+    _ error: URLError, url: URL?, head: HTTPURLResponse?, received: Int
   ) -> URLError.Code {
     // A body shorter than its declared length is cut short whatever libcurl says. A chunked body
     // declares none: libcurl's "transfer closed with outstanding read data remaining" is all
     // there is to tell its end was cut off (its words for both cases have begun so for 20 years).
-    if bodyCutShort || libcurlMessage(of: error).hasPrefix("transfer closed with") {
+    if isCutShort(head, received: received) || libcurlMessage(of: error).hasPrefix("transfer closed with") {
       return .networkConnectionLost
     }
-    guard Transfer.isSendable(url) else { return .unknown }
+    guard isSendable(url) else { return .unknown }
     if declaresContentCoding(head)
       || libcurlMessage(of: error).localizedCaseInsensitiveContains("content encoding")
     {
@@ -62,12 +62,26 @@ enum TransportFailure {
     return .cannotParseResponse
   }
 
+  /// Whether the `received` bytes fall short of the length `head` declared. Only an unencoded
+  /// body can tell: the declared length of a compressed one is the compressed size.
+  private static func isCutShort(_ head: HTTPURLResponse?, received: Int) -> Bool {
+    guard let head, !declaresContentCoding(head) else { return false }
+    return head.expectedContentLength > Int64(received)
+  }
+
   /// Whether `head` declares a content coding other than `identity`, which libcurl undoes as the
   /// body arrives.
   private static func declaresContentCoding(_ head: HTTPURLResponse?) -> Bool {
     guard let coding = head?.value(forHTTPHeaderField: "Content-Encoding") else { return false }
     let trimmed = coding.trimmingCharacters(in: .whitespaces)
     return !trimmed.isEmpty && trimmed.lowercased() != "identity"
+  }
+
+  /// Whether swift-corelibs-foundation sends requests for `url` at all: a lower-case `http` or
+  /// `https` scheme, and a host.
+  private static func isSendable(_ url: URL?) -> Bool {
+    guard let url, url.scheme == "http" || url.scheme == "https" else { return false }
+    return !(url.host ?? "").isEmpty
   }
 
   private static func libcurlMessage(of error: URLError) -> String {
