@@ -62,7 +62,7 @@ package final class ConflatedBroadcaster<Value: Sendable> {
         return value
       }
       if isFinished { return nil }
-      switch await wakeUp() {
+      switch await wakeUp(after: seen) {
       case .changed: continue
       case .lent: whenLent()
       case .cancelled: return nil
@@ -96,9 +96,10 @@ package final class ConflatedBroadcaster<Value: Sendable> {
     for observer in observers { observer.continuation.resume(returning: .changed) }
   }
 
-  /// Suspends the calling observer until a value is published, the broadcaster finishes, the
-  /// observer is lent, or its Task is cancelled.
-  private func wakeUp() async -> ObserverWakeUp {
+  /// Suspends the calling observer, which has seen version `seen`, until a newer value is
+  /// published, the broadcaster finishes, the observer is lent, or its Task is cancelled; returns
+  /// at once if a newer value or the end is already there.
+  private func wakeUp(after seen: Int) async -> ObserverWakeUp {
     let priority = Task.currentPriority
     let id = nextWaiterID
     nextWaiterID += 1
@@ -109,6 +110,10 @@ package final class ConflatedBroadcaster<Value: Sendable> {
       // cannot see the runtime's own hand-over, reports the resumed task's next write to that
       // memory as a race.
       await withCheckedContinuation { (continuation: CheckedContinuation<ObserverWakeUp, Never>) in
+        // Looked at again where the observer registers, not only by the caller: a task that
+        // prefers a task executor of its own can be suspended even by this call, from one of the
+        // main actor's functions to another, and a value published meanwhile would wake nobody.
+        guard version <= seen, !isFinished else { return continuation.resume(returning: .changed) }
         // Checked under the lock the cancellation handler takes: either the handler finds the
         // observer, or the cancellation is already visible here.
         let isWaiting = waiting.withLock { observers in
