@@ -40,6 +40,9 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
 
   private var outputs: [ViewModelOutput<F>] = []
   private var wakeUp: CheckedContinuation<Void, Never>?
+  /// How many outputs the view model has produced, so that a waiter can tell whether one came
+  /// after it last looked.
+  fileprivate private(set) var activity = 0
   private let timeout: Duration
   private nonisolated let finished = Locked(false)
   private nonisolated let createdAt: SourceLocation
@@ -115,7 +118,11 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
     /// Returns once all of the action's work (except watches) has ended. Its outputs stay
     /// queued for the test to receive.
     public func finish() async {
-      while store.viewModel.isAnyAwaitedLive(in: ids) { await store.waitForActivity(until: nil) }
+      while true {
+        let seen = store.activity
+        guard store.viewModel.isAnyAwaitedLive(in: ids) else { return }
+        await store.waitForActivity(after: seen, until: nil)
+      }
     }
   }
 
@@ -157,8 +164,10 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
   /// test did not receive, then cancels the view model, which ends its watches.
   public func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
     let deadline = ContinuousClock.now.advanced(by: timeout)
-    while viewModel.hasAwaitedWork, ContinuousClock.now < deadline {
-      await waitForActivity(until: deadline)
+    while true {
+      let seen = activity
+      guard viewModel.hasAwaitedWork, ContinuousClock.now < deadline else { break }
+      await waitForActivity(after: seen, until: deadline)
     }
     if viewModel.hasAwaitedWork {
       Issue.record("Work was still running when the test ended", sourceLocation: sourceLocation)
@@ -172,6 +181,7 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
 
   private func record(_ output: ViewModelOutput<F>) {
     if case .workEnded = output {} else { outputs.append(output) }
+    activity += 1
     wakeUp?.resume()
     wakeUp = nil
   }
@@ -181,13 +191,14 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
   >? {
     var deadline: ContinuousClock.Instant?
     while outputs.isEmpty {
+      let seen = activity
       guard viewModel.hasLiveWork else {
         Issue.record(
           "Expected \(what), but no work is left that could produce it", sourceLocation: sourceLocation)
         return nil
       }
       if viewModel.hasAwaitedWork {
-        await waitForActivity(until: nil)
+        await waitForActivity(after: seen, until: nil)
         continue
       }
       let limit = deadline ?? ContinuousClock.now.advanced(by: timeout)
@@ -198,15 +209,20 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
           sourceLocation: sourceLocation)
         return nil
       }
-      await waitForActivity(until: limit)
+      await waitForActivity(after: seen, until: limit)
     }
     return outputs.removeFirst()
   }
 
-  /// Suspends until the view model produces an output or ends work, or until `deadline`.
-  fileprivate func waitForActivity(until deadline: ContinuousClock.Instant?) async {
+  /// Suspends until the view model produces an output or ends work, or until `deadline`;
+  /// returns at once if it has done so since the caller saw `seen` outputs.
+  fileprivate func waitForActivity(after seen: Int, until deadline: ContinuousClock.Instant?) async {
     var timer: Task<Void, Never>?
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      // Looked at again here, not only by the caller: a test task that prefers a task executor
+      // of its own can be suspended even by this call, from one of the main actor's functions to
+      // another, and an output recorded meanwhile would wake nobody.
+      guard activity == seen else { return continuation.resume() }
       wakeUp = continuation
       if let deadline {
         timer = Task { [weak self] in
