@@ -13,6 +13,8 @@ import Foundation
 /// configuration, whose delegate hands each callback to the task's ``Transfer``.
 final class DelegatingSession: Sendable {
   let session: URLSession
+  /// Where the calls into ``session`` that wait for Foundation's work queue run.
+  let calls = SessionCallQueue.shared
 
   /// - Parameters:
   ///   - original: the caller's configuration (protocol classes, proxies, headers…).
@@ -26,7 +28,7 @@ final class DelegatingSession: Sendable {
       configuration.httpShouldSetCookies = false
       configuration.httpCookieStorage = nil
     }
-    let router = Router()
+    let router = Router(calls: calls)
     session = URLSession(configuration: configuration, delegate: router, delegateQueue: Self.delegateQueue())
   }
 
@@ -44,6 +46,33 @@ final class DelegatingSession: Sendable {
     #endif
   }
 
+  /// Creates the task for `request` with `transfer` as its delegate and starts it through the
+  /// transfer: on the caller's thread when it is the only live task of every client, otherwise
+  /// on the ``SessionCallQueue``, and there only if the transfer has not ended while it waited.
+  /// A start that waits keeps the session alive: once invalidated, it would trap at the creation
+  /// of a task.
+  func start(_ request: URLRequest, for transfer: Transfer) {
+    guard calls.countTaskIn() else {
+      calls.startWhenFree { [self] in
+        guard transfer.isWaiting else {
+          // Ended (deadline, cancellation) while it waited: no task is ever made for it.
+          calls.taskEnded()
+          return
+        }
+        makeTask(for: request, with: transfer)
+      }
+      return
+    }
+    makeTask(for: request, with: transfer)
+    calls.startedHere()
+  }
+
+  private func makeTask(for request: URLRequest, with transfer: Transfer) {
+    let task = session.dataTask(with: request)
+    task.delegate = transfer
+    transfer.start(task)
+  }
+
   deinit {
     // A session keeps its delegate until it is invalidated; tasks in flight still finish.
     session.finishTasksAndInvalidate()
@@ -52,6 +81,12 @@ final class DelegatingSession: Sendable {
 
 /// Forwards each task's callbacks to the ``Transfer`` stored as the task's delegate.
 private final class Router: NSObject, URLSessionDataDelegate, Sendable {
+  private let calls: SessionCallQueue
+
+  init(calls: SessionCallQueue) {
+    self.calls = calls
+  }
+
   func urlSession(
     _ session: URLSession,
     dataTask: URLSessionDataTask,
@@ -59,7 +94,7 @@ private final class Router: NSObject, URLSessionDataDelegate, Sendable {
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
     guard let transfer = dataTask.delegate as? Transfer else {
-      Transfer.offWorkQueue { completionHandler(.cancel) }
+      calls.async { completionHandler(.cancel) }
       return
     }
     transfer.urlSession(
@@ -71,6 +106,7 @@ private final class Router: NSObject, URLSessionDataDelegate, Sendable {
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    calls.taskEnded()
     (task.delegate as? Transfer)?.urlSession(session, task: task, didCompleteWithError: error)
   }
 
@@ -81,7 +117,7 @@ private final class Router: NSObject, URLSessionDataDelegate, Sendable {
     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
     guard let transfer = task.delegate as? Transfer else {
-      Transfer.offWorkQueue { completionHandler(.performDefaultHandling, nil) }
+      calls.async { completionHandler(.performDefaultHandling, nil) }
       return
     }
     transfer.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)

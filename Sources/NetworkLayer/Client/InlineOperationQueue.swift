@@ -14,7 +14,7 @@ import Foundation
 ///   a lock and resumes a continuation;
 /// - a callback never calls back into its task or session synchronously (`cancel()` or a
 ///   completion handler that cancels): those wait for the very work queue the callback runs on.
-///   Such calls go to another queue.
+///   Such calls go to the ``SessionCallQueue``.
 final class InlineOperationQueue: OperationQueue, @unchecked Sendable {
   override func addOperation(_ block: @escaping @Sendable () -> Void) {
     block()

@@ -53,6 +53,8 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   private let originalRequest: URLRequest
   private let redirectRule: RedirectRule
   private let limit: Int
+  /// Where the calls that cancel the task, or answer Foundation in a way that may cancel it, run.
+  private let calls: SessionCallQueue
   /// The most the body's buffer is sized for up front. An announced length is only a claim:
   /// reserved whole under a large limit, it would make the client allocate whatever a server
   /// announces and never sends (9 EB traps). A longer body grows the buffer as it arrives.
@@ -60,11 +62,15 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
 
   /// Creates the delegate of one task, of an attempt whose earlier tasks followed `followed`
   /// redirects.
-  init(originalRequest: URLRequest, redirectRule: RedirectRule, maximumResponseSize: Int, followed: Int) {
+  init(
+    originalRequest: URLRequest, redirectRule: RedirectRule, maximumResponseSize: Int, followed: Int,
+    calls: SessionCallQueue
+  ) {
     state = Locked(State(followed: followed))
     self.originalRequest = originalRequest
     self.redirectRule = redirectRule
     self.limit = maximumResponseSize
+    self.calls = calls
   }
 
   /// Takes the continuation to resume with the outcome. Returns `false`, having resumed it, when
@@ -79,6 +85,14 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     return early == nil
   }
 
+  /// Whether the call still waits for a task: it has neither ended nor been given one.
+  var isWaiting: Bool {
+    state.withLock { state in
+      if case .waiting = state.phase { return true }
+      return false
+    }
+  }
+
   /// Resumes `task`, unless the call ended meanwhile: a task whose caller has already gone is
   /// cancelled without ever being resumed, so no request leaves for nobody.
   func start(_ task: URLSessionTask) {
@@ -91,7 +105,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       task.resume()
     } else {
       // Cancelling a task that was never resumed removes it from its session without sending.
-      Self.offWorkQueue { task.cancel() }
+      calls.async { task.cancel() }
     }
   }
 
@@ -134,7 +148,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     _ completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
     finish(.failure(failure))
-    Self.offWorkQueue { completionHandler(.cancel) }
+    calls.async { completionHandler(.cancel) }
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -196,7 +210,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     } else {
       finish(.failure(.invalidResponse))
     }
-    Self.offWorkQueue { completionHandler(.cancelAuthenticationChallenge, nil) }
+    calls.async { completionHandler(.cancelAuthenticationChallenge, nil) }
   }
 
   func urlSession(
@@ -259,15 +273,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     }
     continuation?.resume(returning: outcome)
     // A task that completed on its own needs no cancelling; cancelling it anyway is harmless.
-    if let task, case .failure = outcome { Self.offWorkQueue { task.cancel() } }
-  }
-
-  /// Runs `work`, which cancels a task or answers Foundation in a way that may cancel one, on
-  /// another queue. Cancelling waits for Foundation's work queue, which a callback may be running
-  /// on (see ``InlineOperationQueue``), and cancelling from inside a cancellation handler can
-  /// deadlock on swift-corelibs-foundation (issue 5412).
-  static func offWorkQueue(_ work: @escaping @Sendable () -> Void) {
-    DispatchQueue.global().async(execute: work)
+    if let task, case .failure = outcome { calls.async { task.cancel() } }
   }
 
   private static func isHTTPAuthentication(_ method: String) -> Bool {

@@ -1,0 +1,91 @@
+import Dispatch
+import Foundation
+
+/// Where the transport's calls into URLSession that wait for Foundation's work queue run, so that
+/// none of them holds a thread that Swift concurrency needs. One for the process.
+///
+/// On swift-corelibs-foundation, creating a task, resuming it and cancelling it each wait
+/// (`sync`) for a serial work queue that runs libcurl, and so do the completion handlers that
+/// cancel a task. Every session's work queue targets one serial queue: measured here, a second
+/// session could not even create a task while a first session's `URLProtocol` held its own. While
+/// a body streams in as fast as libcurl can take it (a large download over a fast link, a server
+/// that floods), that queue stays busy for as long as the body lasts, and every such call waits
+/// with it. Measured with bodies flooding in over loopback: creating a task waited up to 1.3 s,
+/// resuming one 0.6 s, cancelling one 1 s. On Swift's cooperative pool, which has as many
+/// threads as the machine has cores, a few such waits stop every task of the process: with eight
+/// floods, calls whose 300 ms deadline had passed returned after 2.6 s, and two cancelled calls'
+/// waits on the global queue held up two other calls by half a second. A serial queue of its own
+/// instead gets a thread of its own from libdispatch, however many threads are waiting
+/// elsewhere.
+///
+/// A task that is the only live one of every client in the process is started on the caller's
+/// thread all the same: a hop to this queue costs each request one more thread wake-up (1.85
+/// context switches a request more in the client benchmark), and with nothing of the clients' in
+/// flight the work queue is idle, unless a session outside this package is receiving a body,
+/// which would hold raw URLSession's calls just the same.
+final class SessionCallQueue: @unchecked Sendable {
+  // @unchecked: `liveTasks` and `isStartingElsewhere` are only touched while holding `condition`.
+
+  /// The queue of every client in the process.
+  static let shared = SessionCallQueue()
+
+  private let queue = DispatchQueue(label: "NetworkLayer.SessionCallQueue")
+  private let condition = NSCondition()
+  /// The tasks counted in by ``countTaskIn()`` that their session has not yet reported complete.
+  private var liveTasks = 0
+  /// Whether a task is being created and resumed on its caller's thread. Starts on this queue
+  /// wait for it to be through: a task they started meanwhile could begin loading, and hold the
+  /// work queue, before that caller's calls got in.
+  private var isStartingElsewhere = false
+
+  private init() {}
+
+  /// Runs `call`, which waits for Foundation's work queue, on this queue.
+  ///
+  /// Not on the thread that needs it made: a delegate callback runs on the work queue itself
+  /// (see ``InlineOperationQueue``), where such a call would wait for itself, and cancelling a
+  /// task from inside a cancellation handler can deadlock on swift-corelibs-foundation (issue
+  /// 5412).
+  func async(_ call: @escaping @Sendable () -> Void) {
+    queue.async(execute: call)
+  }
+
+  /// Counts a task in, before it is created. Returns `true` when it is the only live task of
+  /// every client: the caller then creates and resumes it on its own thread, and calls
+  /// ``startedHere()`` once through. Otherwise the caller hands the start to
+  /// ``startWhenFree(_:)``. Every task counted in must be counted out by one ``taskEnded()``.
+  func countTaskIn() -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    liveTasks += 1
+    guard liveTasks == 1 else { return false }
+    isStartingElsewhere = true
+    return true
+  }
+
+  /// Records that the start that ``countTaskIn()`` left to its caller is through.
+  func startedHere() {
+    condition.lock()
+    isStartingElsewhere = false
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Runs `start`, which creates and resumes a task, on this queue, once no start on a caller's
+  /// thread is under way.
+  func startWhenFree(_ start: @escaping @Sendable () -> Void) {
+    queue.async { [self] in
+      condition.lock()
+      while isStartingElsewhere { condition.wait() }
+      condition.unlock()
+      start()
+    }
+  }
+
+  /// Counts a task out: its session reported it complete, or it was never created.
+  func taskEnded() {
+    condition.lock()
+    liveTasks -= 1
+    condition.unlock()
+  }
+}
