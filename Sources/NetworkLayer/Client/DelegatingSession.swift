@@ -94,7 +94,7 @@ private final class Router: NSObject, URLSessionDataDelegate, Sendable {
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
     guard let transfer = dataTask.delegate as? Transfer else {
-      calls.async { completionHandler(.cancel) }
+      calls.runApart { completionHandler(.cancel) }
       return
     }
     transfer.urlSession(
@@ -117,7 +117,7 @@ private final class Router: NSObject, URLSessionDataDelegate, Sendable {
     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
     guard let transfer = task.delegate as? Transfer else {
-      calls.async { completionHandler(.performDefaultHandling, nil) }
+      calls.runApart { completionHandler(.performDefaultHandling, nil) }
       return
     }
     transfer.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)

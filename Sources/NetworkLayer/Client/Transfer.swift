@@ -105,7 +105,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       task.resume()
     } else {
       // Cancelling a task that was never resumed removes it from its session without sending.
-      calls.async { task.cancel() }
+      calls.runApart { task.cancel() }
     }
   }
 
@@ -148,7 +148,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     _ completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
     finish(.failure(failure))
-    calls.async { completionHandler(.cancel) }
+    calls.runApart { completionHandler(.cancel) }
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -210,7 +210,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     } else {
       finish(.failure(.invalidResponse))
     }
-    calls.async { completionHandler(.cancelAuthenticationChallenge, nil) }
+    calls.runApart { completionHandler(.cancelAuthenticationChallenge, nil) }
   }
 
   func urlSession(
@@ -273,7 +273,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     }
     continuation?.resume(returning: outcome)
     // A task that completed on its own needs no cancelling; cancelling it anyway is harmless.
-    if let task, case .failure = outcome { calls.async { task.cancel() } }
+    if let task, case .failure = outcome { calls.runApart { task.cancel() } }
   }
 
   private static func isHTTPAuthentication(_ method: String) -> Bool {
