@@ -170,7 +170,7 @@ public struct SampleBackendConnection: Sendable {
     request.httpBody = body
     if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-    let (data, response) = try await session.data(for: request)
+    let (data, response) = try await load(request)
     guard let http = response as? HTTPURLResponse else {
       throw ControlError(description: "\(method) \(path): not an HTTP response")
     }
@@ -180,6 +180,30 @@ public struct SampleBackendConnection: Sendable {
     }
     return (http.statusCode, fields, data)
   }
+
+  /// `session.data(for:)`, except that the task is created and resumed on a queue of its own.
+  ///
+  /// `data(for:)` does that on the calling thread, one of Swift's cooperative pool, and on
+  /// swift-corelibs-foundation both wait for the one work queue every session shares, which a
+  /// test's flood keeps busy for as long as it lasts. Tests that only look at the backend would
+  /// then stop the pool for every test running beside them, and with it the deadlines those
+  /// tests measure.
+  private func load(_ request: URLRequest) async throws -> (Data, URLResponse) {
+    let session = self.session
+    return try await withCheckedThrowingContinuation { continuation in
+      Self.foundationCalls.async {
+        session.dataTask(with: request) { data, response, error in
+          if let data, let response {
+            continuation.resume(returning: (data, response))
+          } else {
+            continuation.resume(throwing: error ?? URLError(.badServerResponse))
+          }
+        }.resume()
+      }
+    }
+  }
+
+  private static let foundationCalls = DispatchQueue(label: "SampleBackendConnection.foundationCalls")
 
   private func control(_ method: String, _ hook: String, body: Data? = nil, expecting status: Int)
     async throws -> Data
