@@ -16,7 +16,7 @@ import Foundation
 /// floods, calls whose 300 ms deadline had passed returned after 2.6 s, and two cancelled calls'
 /// waits on the global queue held up two other calls by half a second. A serial queue of its own
 /// instead gets a thread of its own from libdispatch, however many threads are waiting
-/// elsewhere. Tasks start on this one; each cancel gets one made for it (see
+/// elsewhere. Tasks start on one such queue, and cancels run on another (see
 /// ``runApart(_:)``).
 ///
 /// A task that is the only live one of every client in the process is started on the caller's
@@ -31,6 +31,7 @@ final class SessionCallQueue: @unchecked Sendable {
   static let shared = SessionCallQueue()
 
   private let queue = DispatchQueue(label: "NetworkLayer.SessionCallQueue")
+  private let cancels = DispatchQueue(label: "NetworkLayer.SessionCallQueue.cancels")
   private let condition = NSCondition()
   /// The tasks counted in by ``countTaskIn()`` that their session has not yet reported complete.
   private var liveTasks = 0
@@ -42,7 +43,7 @@ final class SessionCallQueue: @unchecked Sendable {
   private init() {}
 
   /// Runs `call`, which cancels a task or answers Foundation in a way that may cancel one, on a
-  /// serial queue made for it alone.
+  /// serial queue of the cancels' own.
   ///
   /// Not on the thread that needs it made: a delegate callback runs on the work queue itself
   /// (see ``InlineOperationQueue``), where such a call would wait for itself, and cancelling a
@@ -50,9 +51,12 @@ final class SessionCallQueue: @unchecked Sendable {
   /// 5412). Nor on the queue that starts tasks: cancelling a task whose body floods in waited
   /// for the rest of the flood (1 s against the sample API's 1 GiB cap), where creating or
   /// resuming another task beside it waited tens of milliseconds, and every start queued behind
-  /// the cancel would have waited the whole second.
+  /// the cancel would have waited the whole second. Nobody waits for a cancel: the call it
+  /// belongs to has already ended. Nor on a queue made for each cancel: 10,000 cancels at once
+  /// took every thread libdispatch would make, 255, each waiting for the work queue, which then
+  /// had no thread left to run on, and the process hung.
   func runApart(_ call: @escaping @Sendable () -> Void) {
-    DispatchQueue(label: "NetworkLayer.SessionCallQueue.cancel").async(execute: call)
+    cancels.async(execute: call)
   }
 
   /// Counts a task in, before it is created. Returns `true` when it is the only live task of

@@ -52,6 +52,39 @@ struct TransportCancellationTests {
     #expect(arrivals.withLock { $0 } == 0, "no cancelled request reached the server")
   }
 
+  @Test("a thousand calls cancelled at once all end as cancelled, and the handler sees every request stop")
+  func massCancellation() async throws {
+    let open = Locked(0)
+    let stopped = Locked(0)
+    let mount = InProcessURLProtocol.mount(
+      StubHandler { _ in
+        open.withLock { $0 += 1 }
+        // Answers only when stopped: the in-process protocol cancels this task on stopLoading.
+        try? await Task.sleep(for: .seconds(3600))
+        open.withLock { $0 -= 1 }
+        stopped.withLock { $0 += 1 }
+        return .fail(.cancelled)
+      })
+    defer { mount.unmount() }
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let count = 1_000
+
+    let calls = (0..<count).map { _ in
+      Task { await client.outcome(Endpoint<[TestTodo]>(path: ["todos"])) }
+    }
+    try await Timing.poll(atMost: .seconds(60)) { open.withLock { $0 } == count }
+    #expect(open.withLock { $0 } == count, "every request reached the handler")
+    for call in calls { call.cancel() }
+    var outcomes: [Result<[TestTodo], NetworkError>] = []
+    for call in calls { outcomes.append(await call.value) }
+    // Each cancel waits for Foundation's work queue; a thread for each would take every thread
+    // libdispatch makes, leave the work queue none, and hang here.
+    try await Timing.poll(atMost: .seconds(60)) { stopped.withLock { $0 } == count }
+
+    #expect(outcomes.allSatisfy { $0 == .failure(.cancelled) })
+    #expect(stopped.withLock { $0 } == count, "every request was stopped at the handler")
+  }
+
   @Test("a size limit the transport acts on never reads as the caller's cancellation")
   func transportStopsAreNotCancellations() async throws {
     let big = Data(repeating: UInt8(ascii: " "), count: 4_096)
