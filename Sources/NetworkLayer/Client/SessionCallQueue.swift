@@ -63,21 +63,28 @@ final class SessionCallQueue: @unchecked Sendable {
   /// every client: the caller then creates and resumes it on its own thread, and calls
   /// ``startedHere()`` once through. Otherwise the caller hands the start to
   /// ``startWhenFree(_:)``. Every task counted in must be counted out by one ``taskEnded()``.
+  ///
+  /// Always `true` on Apple's Foundation, whose tasks start without waiting for a queue that a
+  /// body keeps busy: the hop would only cost a thread wake-up.
   func countTaskIn() -> Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    liveTasks += 1
-    guard liveTasks == 1 else { return false }
-    isStartingElsewhere = true
+    #if canImport(FoundationNetworking)
+      condition.lock()
+      defer { condition.unlock() }
+      liveTasks += 1
+      guard liveTasks == 1 else { return false }
+      isStartingElsewhere = true
+    #endif
     return true
   }
 
   /// Records that the start that ``countTaskIn()`` left to its caller is through.
   func startedHere() {
-    condition.lock()
-    isStartingElsewhere = false
-    condition.broadcast()
-    condition.unlock()
+    #if canImport(FoundationNetworking)
+      condition.lock()
+      isStartingElsewhere = false
+      condition.broadcast()
+      condition.unlock()
+    #endif
   }
 
   /// Runs `start`, which creates and resumes a task, on this queue, once no start on a caller's
@@ -93,8 +100,10 @@ final class SessionCallQueue: @unchecked Sendable {
 
   /// Counts a task out: its session reported it complete, or it was never created.
   func taskEnded() {
-    condition.lock()
-    liveTasks -= 1
-    condition.unlock()
+    #if canImport(FoundationNetworking)
+      condition.lock()
+      liveTasks -= 1
+      condition.unlock()
+    #endif
   }
 }
