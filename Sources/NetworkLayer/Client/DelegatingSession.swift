@@ -14,7 +14,9 @@ import Foundation
 final class DelegatingSession: Sendable {
   let session: URLSession
   /// Where the calls into ``session`` that wait for Foundation's work queue run.
-  let calls = SessionCallQueue.shared
+  let calls = SessionCallQueues.shared
+  /// Where this session's tasks start when they do not start on their caller's thread.
+  private let starts = SessionCallQueues.shared.startLane()
 
   /// - Parameters:
   ///   - original: the caller's configuration (protocol classes, proxies, headers…).
@@ -48,12 +50,12 @@ final class DelegatingSession: Sendable {
 
   /// Creates the task for `request` with `transfer` as its delegate and starts it through the
   /// transfer: on the caller's thread when it is the only live task of every client, otherwise
-  /// on the ``SessionCallQueue``, and there only if the transfer has not ended while it waited.
+  /// on the session's start lane, and there only if the transfer has not ended while it waited.
   /// A start that waits keeps the session alive: once invalidated, it would trap at the creation
   /// of a task.
   func start(_ request: URLRequest, for transfer: Transfer) {
     guard calls.countTaskIn() else {
-      calls.startWhenFree { [self] in
+      calls.startWhenFree(on: starts) { [self] in
         guard transfer.isWaiting else {
           // Ended (deadline, cancellation) while it waited: no task is ever made for it.
           calls.taskEnded()
@@ -81,9 +83,9 @@ final class DelegatingSession: Sendable {
 
 /// Forwards each task's callbacks to the ``Transfer`` stored as the task's delegate.
 private final class Router: NSObject, URLSessionDataDelegate, Sendable {
-  private let calls: SessionCallQueue
+  private let calls: SessionCallQueues
 
-  init(calls: SessionCallQueue) {
+  init(calls: SessionCallQueues) {
     self.calls = calls
   }
 

@@ -70,9 +70,10 @@ struct BusyWorkQueueTests {
       baseURL: baseURL, session: URLSession(configuration: configuration), defaultDeadline: deadline)
   }
 
-  /// Holds the work queue while more calls than the cooperative pool has threads, twice over,
-  /// run with a 100 ms deadline; returns what went wrong, if anything.
-  private static func callsWhileTheWorkQueueIsHeld() async -> [String] {
+  /// Holds the work queue while `callCount` calls with a 100 ms deadline run, on one client or
+  /// on a client made for each; returns what went wrong, if anything.
+  private static func callsWhileTheWorkQueueIsHeld(callCount: Int, clientForEachCall: Bool) async -> [String]
+  {
     let gate = QueueHoldingProtocol.gate
     gate.close()
     // Never left closed, even if the calls hang: opened from a thread of its own, since a hang
@@ -80,13 +81,11 @@ struct BusyWorkQueueTests {
     let watchdog = DispatchQueue(label: "BusyWorkQueueTests.watchdog")
     watchdog.asyncAfter(deadline: .now() + 10) { gate.open() }
     defer { gate.open() }
-    let client = makeClient(deadline: .milliseconds(100))
-    // Before, each call after the first waited for the held queue on one of the pool's threads,
-    // to create its task.
-    let callCount = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
+    let shared = makeClient(deadline: .milliseconds(100))
 
     let outcomes = await withTaskGroup(of: (Result<[Int], NetworkError>, Bool).self) { group in
       for _ in 0..<callCount {
+        let client = clientForEachCall ? makeClient(deadline: .milliseconds(100)) : shared
         group.addTask {
           let outcome = await client.outcome(Endpoint<[Int]>(path: ["items"]))
           return (outcome, gate.isOpen)
@@ -103,24 +102,55 @@ struct BusyWorkQueueTests {
     }
     if !otherTaskRan { failures.append("another task ran only once the work queue was let go") }
     gate.open()
-    let after = await client.outcome(Endpoint<[Int]>(path: ["items"], deadline: .seconds(10)))
+    let after = await shared.outcome(Endpoint<[Int]>(path: ["items"], deadline: .seconds(10)))
     if after != .success([]) { failures.append("once the work queue was free, a call ended with \(after)") }
     return failures
   }
 
-  // In a process of its own: the work queue is the whole process's, and while it is held every
-  // other test's URLSession calls would wait for it too, some of them on the pool's threads.
-  @Test("calls end at their deadline while Foundation's work queue is held, however many there are")
-  func deadlinesHoldWhileTheWorkQueueIsHeld() async {
-    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-      let failures = await BusyWorkQueueTests.callsWhileTheWorkQueueIsHeld()
+  /// Runs the scenario in a process of its own, which fails if anything went wrong or if it has
+  /// not finished within 60 s (a hang may leave no dispatch thread to run a timer: a plain
+  /// thread ends it).
+  private static func expectInAProcessOfItsOwn(
+    callCount: Int, clientForEachCall: Bool, sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    // The work queue is the whole process's, and while it is held every other test's URLSession
+    // calls would wait for it too, some of them on the pool's threads.
+    let result = await #expect(
+      processExitsWith: .success, observing: [\.standardErrorContent], sourceLocation: sourceLocation
+    ) { [callCount, clientForEachCall] in
+      let limit = Thread {
+        Thread.sleep(forTimeInterval: 60)
+        FileHandle.standardError.write(Data("still running after 60 s".utf8))
+        exit(EXIT_FAILURE)
+      }
+      limit.start()
+      let failures = await BusyWorkQueueTests.callsWhileTheWorkQueueIsHeld(
+        callCount: callCount, clientForEachCall: clientForEachCall)
       guard failures.isEmpty else {
         FileHandle.standardError.write(Data(failures.joined(separator: "\n").utf8))
         exit(EXIT_FAILURE)
       }
     }
     if let result, result.exitStatus != .exitCode(EXIT_SUCCESS) {
-      Issue.record("\(String(decoding: result.standardErrorContent, as: UTF8.self))")
+      Issue.record(
+        "\(String(decoding: result.standardErrorContent, as: UTF8.self))", sourceLocation: sourceLocation)
     }
+  }
+
+  @Test("calls end at their deadline while Foundation's work queue is held, however many there are")
+  func deadlinesHoldWhileTheWorkQueueIsHeld() async {
+    // Before, each call after the first waited for the held queue on one of the pool's threads,
+    // to create its task: twice as many calls as there are threads, plus two.
+    await Self.expectInAProcessOfItsOwn(
+      callCount: 2 * ProcessInfo.processInfo.activeProcessorCount + 2, clientForEachCall: false)
+  }
+
+  @Test(
+    "calls of 300 clients made one for each end at their deadline while Foundation's work queue is held, and the process recovers"
+  )
+  func clientForEachCallWhileTheWorkQueueIsHeld() async {
+    // A queue that starts tasks for each session would put 300 threads to wait for the held
+    // queue, more than the 255 libdispatch makes, and leave the work queue none once let go.
+    await Self.expectInAProcessOfItsOwn(callCount: 300, clientForEachCall: true)
   }
 }

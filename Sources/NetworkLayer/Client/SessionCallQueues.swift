@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 
-/// Where the transport's calls into URLSession that wait for Foundation's work queue run, so that
-/// none of them holds a thread that Swift concurrency needs. One for the process.
+/// The queues the transport's calls into URLSession that wait for Foundation's work queue run on,
+/// so that none of them holds a thread that Swift concurrency needs. One set for the process.
 ///
 /// On swift-corelibs-foundation, creating a task, resuming it and cancelling it each wait
 /// (`sync`) for a serial work queue that runs libcurl, and so do the completion handlers that
@@ -16,27 +16,29 @@ import Foundation
 /// floods, calls whose 300 ms deadline had passed returned after 2.6 s, and two cancelled calls'
 /// waits on the global queue held up two other calls by half a second. A serial queue of its own
 /// instead gets a thread of its own from libdispatch, however many threads are waiting
-/// elsewhere. Tasks start on one such queue, and cancels run on another (see
-/// ``runApart(_:)``).
+/// elsewhere. Tasks start on sixteen such queues, each session on one of them (see
+/// ``startLane()``), and cancels run on a fifth (see ``runApart(_:)``).
 ///
 /// A task that is the only live one of every client in the process is started on the caller's
-/// thread all the same: a hop to this queue costs each request one more thread wake-up (1.85
+/// thread all the same: a hop to a start lane costs each request one more thread wake-up (1.85
 /// context switches a request more in the client benchmark), and with nothing of the clients' in
 /// flight the work queue is idle, unless a session outside this package is receiving a body,
 /// which would hold raw URLSession's calls just the same.
-final class SessionCallQueue: @unchecked Sendable {
-  // @unchecked: `liveTasks` and `isStartingElsewhere` are only touched while holding `condition`.
+final class SessionCallQueues: @unchecked Sendable {
+  // @unchecked: the variables are only touched while holding `condition`.
 
-  /// The queue of every client in the process.
-  static let shared = SessionCallQueue()
+  /// The queues of every client in the process.
+  static let shared = SessionCallQueues()
 
-  private let queue = DispatchQueue(label: "NetworkLayer.SessionCallQueue")
-  private let cancels = DispatchQueue(label: "NetworkLayer.SessionCallQueue.cancels")
+  private let cancels = DispatchQueue(label: "NetworkLayer.SessionCallQueues.cancels")
+  /// The serial queues sessions start their tasks on, handed out in turn (see ``startLane()``).
+  private let startLanes = (0..<16).map { _ in DispatchQueue(label: "NetworkLayer.SessionCallQueues.starts") }
+  private var nextStartLane = 0
   private let condition = NSCondition()
   /// The tasks counted in by ``countTaskIn()`` that their session has not yet reported complete.
   private var liveTasks = 0
-  /// Whether a task is being created and resumed on its caller's thread. Starts on this queue
-  /// wait for it to be through: a task they started meanwhile could begin loading, and hold the
+  /// Whether a task is being created and resumed on its caller's thread. Starts on a lane wait
+  /// for it to be through: a task they started meanwhile could begin loading, and hold the
   /// work queue, before that caller's calls got in.
   private var isStartingElsewhere = false
 
@@ -62,7 +64,7 @@ final class SessionCallQueue: @unchecked Sendable {
   /// Counts a task in, before it is created. Returns `true` when it is the only live task of
   /// every client: the caller then creates and resumes it on its own thread, and calls
   /// ``startedHere()`` once through. Otherwise the caller hands the start to
-  /// ``startWhenFree(_:)``. Every task counted in must be counted out by one ``taskEnded()``.
+  /// ``startWhenFree(on:_:)``. Every task counted in must be counted out by one ``taskEnded()``.
   ///
   /// Always `true` on Apple's Foundation, whose tasks start without waiting for a queue that a
   /// body keeps busy: the hop would only cost a thread wake-up.
@@ -87,9 +89,26 @@ final class SessionCallQueue: @unchecked Sendable {
     #endif
   }
 
-  /// Runs `start`, which creates and resumes a task, on this queue, once no start on a caller's
-  /// thread is under way.
-  func startWhenFree(_ start: @escaping @Sendable () -> Void) {
+  /// A serial queue for a new session to start its tasks on, when they do not start on their
+  /// caller's thread.
+  ///
+  /// One of sixteen, in turn: a session's burst of a thousand requests then holds up the starts
+  /// of the few sessions on its own queue only, and however many sessions there are, at most
+  /// sixteen threads wait for the work queue to start tasks. A queue for each session let 300
+  /// clients, made one for each request while the work queue was held, take every thread
+  /// libdispatch makes, and hang the process as cancels on queues of their own did (see
+  /// ``runApart(_:)``).
+  func startLane() -> DispatchQueue {
+    condition.lock()
+    defer { condition.unlock() }
+    let lane = startLanes[nextStartLane]
+    nextStartLane = (nextStartLane + 1) % startLanes.count
+    return lane
+  }
+
+  /// Runs `start`, which creates and resumes a task, on `queue` (a ``startLane()``), once no
+  /// start on a caller's thread is under way.
+  func startWhenFree(on queue: DispatchQueue, _ start: @escaping @Sendable () -> Void) {
     queue.async { [self] in
       condition.lock()
       while isStartingElsewhere { condition.wait() }
