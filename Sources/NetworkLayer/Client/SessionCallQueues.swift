@@ -17,7 +17,7 @@ import Foundation
 /// waits on the global queue held up two other calls by half a second. A serial queue of its own
 /// instead gets a thread of its own from libdispatch, however many threads are waiting
 /// elsewhere. Tasks start on sixteen such queues, each session on one of them (see
-/// ``startLane()``), and cancels run on a fifth (see ``runApart(_:)``).
+/// ``startLane()``), and cancels on sixteen others (see ``runApart(_:)``).
 ///
 /// A task that is the only live one of every client in the process is started on the caller's
 /// thread all the same: a hop to a start lane costs each request one more thread wake-up (1.85
@@ -30,9 +30,11 @@ final class SessionCallQueues: @unchecked Sendable {
   /// The queues of every client in the process.
   static let shared = SessionCallQueues()
 
-  private let cancels = DispatchQueue(label: "NetworkLayer.SessionCallQueues.cancels")
+  /// The serial queues cancels run on, each cancel on the next (see ``runApart(_:)``).
+  private let cancelLanes = lanes("NetworkLayer.SessionCallQueues.cancels")
+  private var nextCancelLane = 0
   /// The serial queues sessions start their tasks on, handed out in turn (see ``startLane()``).
-  private let startLanes = (0..<16).map { _ in DispatchQueue(label: "NetworkLayer.SessionCallQueues.starts") }
+  private let startLanes = lanes("NetworkLayer.SessionCallQueues.starts")
   private var nextStartLane = 0
   private let condition = NSCondition()
   /// The tasks counted in by ``countTaskIn()`` that their session has not yet reported complete.
@@ -44,21 +46,33 @@ final class SessionCallQueues: @unchecked Sendable {
 
   private init() {}
 
-  /// Runs `call`, which cancels a task or answers Foundation in a way that may cancel one, on a
-  /// serial queue of the cancels' own.
+  /// Sixteen serial queues: each gets a thread of its own when it has work, so at most sixteen
+  /// threads wait on Foundation's work queue for them.
+  private static func lanes(_ label: String) -> [DispatchQueue] {
+    (0..<16).map { _ in DispatchQueue(label: label) }
+  }
+
+  /// Runs `call`, which cancels a task or answers Foundation in a way that may cancel one, on
+  /// one of sixteen serial queues kept for cancels, each in turn.
   ///
   /// Not on the thread that needs it made: a delegate callback runs on the work queue itself
   /// (see ``InlineOperationQueue``), where such a call would wait for itself, and cancelling a
   /// task from inside a cancellation handler can deadlock on swift-corelibs-foundation (issue
-  /// 5412). Nor on the queue that starts tasks: cancelling a task whose body floods in waited
-  /// for the rest of the flood (1 s against the sample API's 1 GiB cap), where creating or
-  /// resuming another task beside it waited tens of milliseconds, and every start queued behind
-  /// the cancel would have waited the whole second. Nobody waits for a cancel: the call it
-  /// belongs to has already ended. Nor on a queue made for each cancel: 10,000 cancels at once
-  /// took every thread libdispatch would make, 255, each waiting for the work queue, which then
-  /// had no thread left to run on, and the process hung.
+  /// 5412). Nor on the lanes that start tasks: cancelling a task whose body floods in waited for
+  /// the rest of the flood (1 s against the sample API's 1 GiB cap), where creating or resuming
+  /// another task beside it waited tens of milliseconds, and every start queued behind the
+  /// cancel would have waited the whole second. Nobody waits for a cancel: the call it belongs
+  /// to has already ended. Nor on one queue: a cancel that waits a second for its flood would
+  /// hold up every other cancel, and the closing of their connections with it. Nor on a queue
+  /// made for each cancel: 10,000 cancels at once took every thread libdispatch would make, 255,
+  /// each waiting for the work queue, which then had no thread left to run on, and the process
+  /// hung.
   func runApart(_ call: @escaping @Sendable () -> Void) {
-    cancels.async(execute: call)
+    condition.lock()
+    let lane = cancelLanes[nextCancelLane]
+    nextCancelLane = (nextCancelLane + 1) % cancelLanes.count
+    condition.unlock()
+    lane.async(execute: call)
   }
 
   /// Counts a task in, before it is created. Returns `true` when it is the only live task of
