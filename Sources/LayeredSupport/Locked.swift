@@ -13,32 +13,40 @@
 /// see, so every access through it is reported as a race; a pthread mutex is intercepted by the
 /// sanitizer, which keeps `swift test --sanitize=thread` meaningful.
 ///
+/// Copies share one value and one lock, as references to one object would: the value and the
+/// mutex live together in a single heap object, so making a lock costs one allocation, not two.
+/// A client call makes several locks of its own (the transfer, the deadline race, the call
+/// scope), and a mutex allocated apart from its owner was one more `malloc` and `free` each.
+///
 /// Every module of this package uses this one copy. It is `public`, unlike the rest of this
-/// module, only so that `withLock` can be `@inlinable`: the other modules then run it specialised
-/// for their own values. A `package` function's body is not handed to other modules unless the
+/// module, only so that `init` and `withLock` can be `@inlinable`: the other modules then run
+/// them specialised for their own values. A `package` function's body is not handed to other modules unless the
 /// whole package is built with cross-module optimisation, and unspecialised, every call went
 /// through its value's run-time metadata (about 2,000 instructions of a view model's action, a
 /// dozen calls). Apps still never see it: no product contains this module, so no app can
 /// declare a dependency on it.
-public final class Locked<Value>: @unchecked Sendable {
-  // @unchecked: `value` is only touched inside `withLock`, between lock and unlock.
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  // The mutex already makes every access exclusive; the runtime's own exclusivity check on a
-  // class property would add a lookup to every `withLock`, a dozen of them per request.
-  @usableFromInline @exclusivity(unchecked) var value: Value
+public struct Locked<Value>: @unchecked Sendable {
+  // @unchecked: the value is only touched inside `withLock`, between lock and unlock.
+  @usableFromInline let storage: LockedStorage<Value>
+  /// The value's address in `storage`, which keeps it for its whole life.
+  @usableFromInline let value: UnsafeMutablePointer<Value>
+  /// The mutex's address in `storage`, untyped: the functions that take it are not generic, so
+  /// no call needs the value's layout to find it.
+  @usableFromInline let mutex: UnsafeMutableRawPointer
 
   /// Creates the lock, holding `value`.
+  ///
+  /// Inlinable, so that the storage's class is instantiated where `Value` is known: made here,
+  /// unspecialised, every lock made would look `LockedStorage<Value>` up at run time.
+  @inlinable
   public init(_ value: sending Value) {
-    self.value = value
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
+    let buffer = LockedStorage<Value>.create(minimumCapacity: mutexWordCount) { _ in value }
+    // `create` allocates an instance of the class it is called on, so this is that class.
+    storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
+    (self.value, mutex) = storage.withUnsafeMutablePointers { value, words in
+      (value, UnsafeMutableRawPointer(words))
+    }
+    initializeMutex(mutex)
   }
 
   /// Runs `body` with exclusive access to the value. Not reentrant: calling `withLock` on the
@@ -47,21 +55,64 @@ public final class Locked<Value>: @unchecked Sendable {
   public func withLock<Result, Failure: Error>(
     _ body: (inout sending Value) throws(Failure) -> sending Result
   ) throws(Failure) -> sending Result {
-    lock()
-    defer { unlock() }
-    return try body(&value)
+    lockMutex(mutex)
+    defer {
+      unlockMutex(mutex)
+      // The addresses point into `storage`, which must outlive their last use.
+      withExtendedLifetime(storage) {}
+    }
+    // Through the value's address: the mutex already makes every access exclusive, and the
+    // runtime's exclusivity check on a class property would add a look-up to every call.
+    return try body(&value.pointee)
+  }
+}
+
+/// The heap object behind ``Locked``: the value as the header, the mutex in the elements.
+///
+/// The elements are words, not a `pthread_mutex_t`, because the C type cannot appear in this
+/// module's interface without every importing module loading the C library's module to compile
+/// (about seven seconds more for a clean build of the package); only this file's internal code
+/// sees them as a mutex. Public only because ``Locked``'s inlinable code names it.
+public final class LockedStorage<Value>: ManagedBuffer<Value, UInt64> {
+  deinit {
+    withMutex { mutex in
+      _ = pthread_mutex_destroy(mutex)
+      mutex.deinitialize(count: 1)
+    }
   }
 
-  // Calls, not inlined into `withLock`: the pthread functions would then be part of this
-  // module's interface, and every module that imports it would load the C library's module to
-  // compile (about seven seconds more for a clean build of the package).
-  @usableFromInline
-  func lock() {
-    pthread_mutex_lock(mutex)
+  private func withMutex<R>(_ body: (UnsafeMutablePointer<pthread_mutex_t>) -> R) -> R {
+    withUnsafeMutablePointerToElements { words in
+      body(UnsafeMutableRawPointer(words).assumingMemoryBound(to: pthread_mutex_t.self))
+    }
   }
+}
 
-  @usableFromInline
-  func unlock() {
-    pthread_mutex_unlock(mutex)
-  }
+// Calls, not inlined into `Locked`, for the reason the storage's elements are words.
+
+/// How many of the storage's words hold a mutex.
+@usableFromInline
+let mutexWordCount: Int = {
+  precondition(MemoryLayout<pthread_mutex_t>.alignment <= MemoryLayout<UInt64>.alignment)
+  return (MemoryLayout<pthread_mutex_t>.size + MemoryLayout<UInt64>.size - 1) / MemoryLayout<UInt64>.size
+}()
+
+/// Initialises a mutex in the uninitialised words at `mutex`.
+@usableFromInline
+func initializeMutex(_ mutex: UnsafeMutableRawPointer) {
+  let typed = mutex.bindMemory(to: pthread_mutex_t.self, capacity: 1)
+  typed.initialize(to: pthread_mutex_t())
+  _ = pthread_mutex_init(typed, nil)
+}
+
+/// Locks the mutex at `mutex`.
+@usableFromInline
+func lockMutex(_ mutex: UnsafeMutableRawPointer) {
+  _ = pthread_mutex_lock(mutex.assumingMemoryBound(to: pthread_mutex_t.self))
+}
+
+/// Unlocks the mutex at `mutex`.
+@usableFromInline
+func unlockMutex(_ mutex: UnsafeMutableRawPointer) {
+  _ = pthread_mutex_unlock(mutex.assumingMemoryBound(to: pthread_mutex_t.self))
 }
