@@ -20,10 +20,10 @@
 ///
 /// Every module of this package uses this one copy. It is `public`, unlike the rest of this
 /// module, only so that `init` and `withLock` can be `@inlinable`: the other modules then run
-/// them specialised for their own values. A `package` function's body is not handed to other modules unless the
-/// whole package is built with cross-module optimisation, and unspecialised, every call went
-/// through its value's run-time metadata (about 2,000 instructions of a view model's action, a
-/// dozen calls). Apps still never see it: no product contains this module, so no app can
+/// them specialised for their own values. A `package` function's body is not handed to other
+/// modules unless the whole package is built with cross-module optimisation, and unspecialised,
+/// every call went through its value's run-time metadata (about 2,000 instructions of a view
+/// model's action, a dozen calls). Apps still never see it: no product contains this module, so no app can
 /// declare a dependency on it.
 public struct Locked<Value>: @unchecked Sendable {
   // @unchecked: the value is only touched inside `withLock`, between lock and unlock.
@@ -75,16 +75,7 @@ public struct Locked<Value>: @unchecked Sendable {
 /// sees them as a mutex. Public only because ``Locked``'s inlinable code names it.
 public final class LockedStorage<Value>: ManagedBuffer<Value, UInt64> {
   deinit {
-    withMutex { mutex in
-      _ = pthread_mutex_destroy(mutex)
-      mutex.deinitialize(count: 1)
-    }
-  }
-
-  private func withMutex<R>(_ body: (UnsafeMutablePointer<pthread_mutex_t>) -> R) -> R {
-    withUnsafeMutablePointerToElements { words in
-      body(UnsafeMutableRawPointer(words).assumingMemoryBound(to: pthread_mutex_t.self))
-    }
+    withUnsafeMutablePointerToElements { destroyMutex(UnsafeMutableRawPointer($0)) }
   }
 }
 
@@ -103,6 +94,13 @@ func initializeMutex(_ mutex: UnsafeMutableRawPointer) {
   let typed = mutex.bindMemory(to: pthread_mutex_t.self, capacity: 1)
   typed.initialize(to: pthread_mutex_t())
   _ = pthread_mutex_init(typed, nil)
+}
+
+/// Destroys the mutex at `mutex`, leaving the words uninitialised.
+func destroyMutex(_ mutex: UnsafeMutableRawPointer) {
+  let typed = mutex.assumingMemoryBound(to: pthread_mutex_t.self)
+  _ = pthread_mutex_destroy(typed)
+  typed.deinitialize(count: 1)
 }
 
 /// Locks the mutex at `mutex`.
