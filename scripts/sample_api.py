@@ -945,8 +945,11 @@ class TransportProbes:
                                 Content-Length fields, however invalid, and
                                 that body (chunked if asked), then a close
         GET  /_probe/log        what arrived: {"received": [{"method", "path",
-                                "headers", "body", "form"?, "parts"?}], "challenged", "floods":
-                                [{"bytesSent", "clientLeft", "seconds"}]}
+                                "headers", "body", "form"?, "parts"?}], "challenged",
+                                "floodsBegun", "floods": [{"bytesSent",
+                                "clientLeft", "seconds"}]}; a flood is in
+                                "floods" once it has ended, and counted in
+                                "floodsBegun" as soon as its request arrives
     """
 
     def __init__(self) -> None:
@@ -955,6 +958,7 @@ class TransportProbes:
         self.received: List[dict] = []
         self.challenged = 0
         self.floods: List[dict] = []
+        self.floods_begun = 0
 
     def handle(self, handler: "SampleRequestHandler", request: Request) -> bool:
         """Answer `request` if it is a probe's; return whether it was."""
@@ -1026,7 +1030,7 @@ class TransportProbes:
     def _log(self, handler: "SampleRequestHandler", request: Request) -> None:
         with self.lock:
             value = {"received": list(self.received), "challenged": self.challenged,
-                     "floods": list(self.floods)}
+                     "floodsBegun": self.floods_begun, "floods": list(self.floods)}
         handler._send(json_response(200, value))
 
     def _framing(self, handler: "SampleRequestHandler", request: Request) -> None:
@@ -1064,6 +1068,8 @@ class TransportProbes:
             pass
 
     def _flood(self, handler: "SampleRequestHandler", request: Request) -> None:
+        with self.lock:
+            self.floods_begun += 1
         length_text = query_value(request, "length")
         length = int(length_text) if length_text else None
         lines = [f"{handler.protocol_version} 200 OK", "Content-Type: application/json"]

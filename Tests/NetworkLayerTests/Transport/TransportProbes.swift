@@ -34,7 +34,15 @@ extension SampleBackendConnection {
 
     var received: [Received]
     var challenged: Int
+    /// Floods whose request reached the server, ended or not.
+    var floodsBegun: Int
+    /// Floods that have ended.
     var floods: [Flood]
+
+    /// Whether every flood that began has ended and is in ``floods``. A client that gives up
+    /// before its request reaches the server begins none: waiting for a flood to be recorded
+    /// would then wait for nothing.
+    var hasEveryFloodEnded: Bool { floods.count == floodsBegun }
   }
 
   /// Makes the next `count` requests for `path` answer 401 with `WWW-Authenticate: <scheme>`.
