@@ -150,31 +150,40 @@ struct ResponseFloodTests {
         baseURL: server.baseURL, session: connection.session, defaultDeadline: deadline,
         maximumResponseSize: limit)
       let endpoint = Endpoint<[TestTodo]>(path: ["_probe", "flood"])
-      let started = ContinuousClock.now
-
-      let (result, growth) = await ResidentMemory.peakGrowth { await client.outcome(endpoint) }
-
-      let late = ContinuousClock.now - started - deadline
       // On a busy machine the deadline can pass before the request reaches the server, which then
-      // begins no flood: the log is read once every flood that began has ended.
-      let log = try await connection.probeLog(waitingFor: \.hasEveryFloodEnded)
-      let server =
-        log.floods.first.map {
-          "the server sent \($0.bytesSent / 1024) KiB in \($0.seconds) s before the client left"
-        }
-        ?? "the request never reached the server"
-      print(
-        "flood with no reachable limit\(ResidentMemory.isSanitized ? " (TSan)" : ""): \(result) \(late) after the \(deadline) deadline, peak RSS growth \(growth / 1024) KiB (the body is buffered up to the deadline); \(server)"
-      )
-      #expect(result == .failure(.timeout))
-      // Before the deadline race stopped waiting for the transport to unwind, an unthrottled body
-      // held a call with a 2 s deadline for up to 13 s. Until the client and the tests' backend
-      // connection kept their calls into Foundation off Swift's pool, the flood also stopped the
-      // pool's threads, and the call ended up to 5.2 s late under ThreadSanitizer in the whole
-      // suite. Measured since: 0.6-26 ms late, and 2-8 ms under ThreadSanitizer.
-      #expect(
-        late < (ResidentMemory.isSanitized ? .seconds(5) : .seconds(2)),
-        "the \(deadline) deadline ended the call \(late) after it passed")
+      // begins no flood. A connection the client opened just before, which its flood request can
+      // reuse, makes that rare, and a call that never reached the flood is made again, twice at
+      // most: the deadline is asserted on every call, the flood reached on a busy machine
+      // whenever it can be. (The flood's `Connection: close` ends the connection each time.)
+      let warmUp = Endpoint<Data>.raw(path: ["_probe", "log"])
+      for attempt in 1...3 {
+        _ = await client.outcome(warmUp)
+        let started = ContinuousClock.now
+
+        let (result, growth) = await ResidentMemory.peakGrowth { await client.outcome(endpoint) }
+
+        let late = ContinuousClock.now - started - deadline
+        // Read once every flood that began has ended: the server records a flood as it ends.
+        let log = try await connection.probeLog(waitingFor: \.hasEveryFloodEnded)
+        let server =
+          log.floods.first.map {
+            "the server sent \($0.bytesSent / 1024) KiB in \($0.seconds) s before the client left"
+          }
+          ?? "the request never reached the server"
+        print(
+          "flood with no reachable limit\(ResidentMemory.isSanitized ? " (TSan)" : ""), call \(attempt): \(result) \(late) after the \(deadline) deadline, peak RSS growth \(growth / 1024) KiB (the body is buffered up to the deadline); \(server)"
+        )
+        #expect(result == .failure(.timeout))
+        // Before the deadline race stopped waiting for the transport to unwind, an unthrottled
+        // body held a call with a 2 s deadline for up to 13 s. Until the client and the tests'
+        // backend connection kept their calls into Foundation off Swift's pool, the flood also
+        // stopped the pool's threads, and the call ended up to 5.2 s late under ThreadSanitizer
+        // in the whole suite. Measured since: 0.6-26 ms late, and 2-8 ms under ThreadSanitizer.
+        #expect(
+          late < (ResidentMemory.isSanitized ? .seconds(5) : .seconds(2)),
+          "the \(deadline) deadline ended the call \(late) after it passed")
+        if log.floodsBegun > 0 { break }
+      }
     }
   }
 }
