@@ -38,9 +38,14 @@ public struct Locked<Value>: @unchecked Sendable {
   ///
   /// Inlinable, so that the storage's class is instantiated where `Value` is known: made here,
   /// unspecialised, every lock made would look `LockedStorage<Value>` up at run time.
+  ///
+  /// An autoclosure, evaluated once, before `init` returns: a value written at the call site
+  /// (`Locked(State())`) is then built straight into the storage. Passed as a plain parameter,
+  /// it was copied in, retaining everything it holds, and the original destroyed; for the
+  /// transfer's state that was two outlined value-witness calls on every request.
   @inlinable
-  public init(_ value: sending Value) {
-    let buffer = LockedStorage<Value>.create(minimumCapacity: mutexWordCount) { _ in value }
+  public init(_ value: @autoclosure () -> sending Value) {
+    let buffer = LockedStorage<Value>.create(minimumCapacity: mutexWordCount) { _ in value() }
     // `create` allocates an instance of the class it is called on, so this is that class.
     storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
     (self.value, mutex) = storage.withUnsafeMutablePointers { value, words in

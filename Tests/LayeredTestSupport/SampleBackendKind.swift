@@ -36,7 +36,8 @@ public enum SampleBackendKind: String, CaseIterable, Sendable, CustomTestStringC
       return try await body(connection)
     case .loopback:
       guard LoopbackSampleAPI.shouldRun else { try Test.cancel(LoopbackSampleAPI.skipReason) }
-      let current = Locked<LoopbackSampleAPI?>(try await LoopbackSampleAPI.start())
+      let started = try await LoopbackSampleAPI.start()
+      let current = Locked<LoopbackSampleAPI?>(started)
       guard let first = current.withLock({ $0 }), let port = first.baseURL.port else {
         throw SampleBackendConnection.ControlError(description: "the loopback server has no port")
       }
