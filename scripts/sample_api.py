@@ -902,6 +902,7 @@ class SampleAPI:
 PROBE_PREFIX = "/_probe/"
 FLOOD_CHUNK = b"x" * 65536
 FLOOD_CAP = 1024 * 1024 * 1024  # bytes; a flood nobody stops still ends, and soon
+FLOOD_TRICKLE_PAUSE = 0.01  # seconds between chunks once a flood's burst is spent
 
 
 def parse_multipart(content_type: str, body: bytes) -> Optional[List[dict]]:
@@ -939,7 +940,9 @@ class TransportProbes:
         GET  /_probe/flood      ?length=<bytes>: a body that never ends (or
                                 announces `length` and sends up to it) as fast
                                 as the socket takes it; without `length`, no
-                                Content-Length and the connection closes
+                                Content-Length and the connection closes.
+                                ?burst=<bytes>: only that much as fast as the
+                                socket takes it, then a chunk every 10 ms
         GET  /_probe/framing    ?contentLength=<v> (repeatable), ?chunked=1,
                                 ?body=<text>: a 200 with exactly those
                                 Content-Length fields, however invalid, and
@@ -1072,6 +1075,8 @@ class TransportProbes:
             self.floods_begun += 1
         length_text = query_value(request, "length")
         length = int(length_text) if length_text else None
+        burst_text = query_value(request, "burst")
+        burst = int(burst_text) if burst_text else None
         lines = [f"{handler.protocol_version} 200 OK", "Content-Type: application/json"]
         if length is None:
             lines.append("Connection: close")
@@ -1086,6 +1091,11 @@ class TransportProbes:
             handler.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
             handler.wfile.flush()
             while sent < limit:
+                if burst is not None and sent >= burst:
+                    # A client whose call has ended may go on reading (corelibs
+                    # lets its cancel through only when the socket is empty for a
+                    # moment): the pause gives it that moment.
+                    time.sleep(FLOOD_TRICKLE_PAUSE)
                 chunk = FLOOD_CHUNK[: limit - sent]
                 handler.connection.sendall(chunk)
                 sent += len(chunk)
