@@ -109,7 +109,7 @@ struct ResponseFloodTests {
       // through only between libcurl reads.
       #expect(result == .failure(.responseTooLarge(limit: limit)))
       // The client holds at most the limit of body, and drops what arrives after it: the process
-      // grew by 1.8-4.1 MiB here, against the 4-95 MiB the server wrote before the connection
+      // grew by 1.8-4.1 MiB here, against the 4-96 MiB the server wrote before the connection
       // closed (up to its 1 GiB cap when it never paused) and the gigabyte an unlimited client
       // would hold. Eight times the limit leaves room for tests running alongside in the same
       // process. Not asserted under ThreadSanitizer: its shadow memory, and callbacks slowed
