@@ -23,8 +23,8 @@
 /// them specialised for their own values. A `package` function's body is not handed to other
 /// modules unless the whole package is built with cross-module optimisation, and unspecialised,
 /// every call went through its value's run-time metadata (about 2,000 instructions of a view
-/// model's action, a dozen calls). Apps still never see it: no product contains this module, so no app can
-/// declare a dependency on it.
+/// model's action, a dozen calls). Apps still never see it: no product contains this module, so
+/// no app can declare a dependency on it.
 public struct Locked<Value>: @unchecked Sendable {
   // @unchecked: the value is only touched inside `withLock`, between lock and unlock.
   @usableFromInline let storage: LockedStorage<Value>
