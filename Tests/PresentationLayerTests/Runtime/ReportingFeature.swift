@@ -16,8 +16,8 @@ struct ReportingFeature: Feature {
     case load(Int)
     /// Applies the priority its work runs at, as a value.
     case reportPriority
-    /// Applies 1 if its work runs on the main thread, 0 if it does not.
-    case reportMainThread
+    /// Applies 1 if its work runs on the main queue, 0 if it does not.
+    case reportMainQueue
   }
 
   enum SideEffect: Sendable {
@@ -58,9 +58,9 @@ struct ReportingFeature: Feature {
       return .run(.merge(.follow)) { effects in
         await effects.apply(.got(Int(Task.currentPriority.rawValue)))
       }
-    case .reportMainThread:
+    case .reportMainQueue:
       return .run(.merge(.follow)) { effects in
-        await effects.apply(.got(isOnMainThread() ? 1 : 0))
+        await effects.apply(.got(MainQueue.isCurrent ? 1 : 0))
       }
     case .load(let value):
       let backend = self.backend
@@ -97,5 +97,20 @@ struct ReportingFeature: Feature {
   }
 }
 
-/// Read outside the async context, which may not ask for the current thread.
-private func isOnMainThread() -> Bool { Thread.isMainThread }
+/// Tells whether code runs on the main queue, which runs the main actor's jobs.
+///
+/// Not `Thread.isMainThread`, which is false on the main actor under the Linux test runner: the
+/// queue is marked with a key of its own, and the key is looked for.
+enum MainQueue {
+  private static let key = DispatchSpecificKey<Bool>()
+
+  /// Marks the main queue; call on the main actor before asking ``isCurrent``.
+  @MainActor
+  static func mark() {
+    DispatchQueue.main.setSpecific(key: key, value: true)
+  }
+
+  static var isCurrent: Bool {
+    DispatchQueue.getSpecific(key: key) == true
+  }
+}

@@ -73,10 +73,12 @@ struct RuntimeReportTests {
     }
   }
 
-  @Test("work runs off the main thread, though its action was sent on the main actor")
-  func workRunsOffTheMainThread() async {
+  @Test("work runs off the main queue, though its action was sent on the main actor")
+  func workRunsOffTheMainQueue() async {
+    MainQueue.mark()
+    #expect(MainQueue.isCurrent, "the main actor runs on the main queue")
     let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
-    await viewModel.sendAndWait(.reportMainThread)
+    await viewModel.sendAndWait(.reportMainQueue)
     #expect(viewModel.state.values == [0])
   }
 
