@@ -43,7 +43,10 @@ public struct ActionPlan<F: Feature>: Sendable {
       self.operation = operation
       launch = { viewModel, id, priority, operation in
         let effects = Effects(viewModel: viewModel, workID: id)
-        return Task.detached(priority: priority) {
+        // `Task`, not `Task.detached`: the work carries the sender's task-local values (a trace
+        // context, injected dependencies), as a `Task { }` made where the action was sent would.
+        // The closure is nonisolated, so it runs on the global executor all the same.
+        return Task(priority: priority) {
           // Work superseded before its Task got going never starts.
           if !Task.isCancelled { await operation(effects) }
           effects.operationReturned()
@@ -82,7 +85,8 @@ public struct ActionPlan<F: Feature>: Sendable {
   /// Applies `immediate` while the action is sent, then runs `operation` as `policy` allows.
   ///
   /// The operation runs off the main actor, in a Task of its own that holds the view model
-  /// weakly, and talks back only through the ``Effects`` it is handed. It is cancelled when its
+  /// weakly, and talks back only through the ``Effects`` it is handed. It sees the task-local
+  /// values of the task that sent its action, as a `Task { }` made there would. It is cancelled when its
   /// work is superseded or the view model is cancelled or released; from then on its effects and
   /// events are ignored. The immediate effects apply even when the policy drops the operation.
   @inlinable

@@ -18,6 +18,8 @@ struct ReportingFeature: Feature {
     case reportPriority
     /// Applies 1 if its work runs on the main queue, 0 if it does not.
     case reportMainQueue
+    /// Applies the value of ``SenderValue/current`` its work sees.
+    case reportTaskLocal
   }
 
   enum SideEffect: Sendable {
@@ -62,6 +64,10 @@ struct ReportingFeature: Feature {
       return .run(.merge(.follow)) { effects in
         await effects.apply(.got(MainQueue.isCurrent ? 1 : 0))
       }
+    case .reportTaskLocal:
+      return .run(.merge(.follow)) { effects in
+        await effects.apply(.got(SenderValue.current))
+      }
     case .load(let value):
       let backend = self.backend
       return .run(.latest(.load)) { effects in
@@ -95,6 +101,11 @@ struct ReportingFeature: Feature {
       onFailure: { .apply(.failed, emitting: .failed($0)) }
     )
   }
+}
+
+/// A task-local value that a test sets around a send.
+enum SenderValue {
+  @TaskLocal static var current = 0
 }
 
 /// Tells whether code runs on the main queue, which runs the main actor's jobs.

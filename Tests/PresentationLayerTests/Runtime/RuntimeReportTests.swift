@@ -82,6 +82,16 @@ struct RuntimeReportTests {
     #expect(viewModel.state.values == [0])
   }
 
+  @Test("work sees the task-local values of the task that sent its action, and only those")
+  func workSeesTheSendersTaskLocals() async {
+    let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
+    await SenderValue.$current.withValue(42) {
+      await viewModel.sendAndWait(.reportTaskLocal)
+    }
+    await viewModel.sendAndWait(.reportTaskLocal)
+    #expect(viewModel.state.values == [42, 0])
+  }
+
   @Test("a caller waiting at a lower priority than other work still returns once its outcome is in")
   func lowPriorityWaiterAmongHigherPriorityWork() async {
     let viewModel = ViewModel(ReportingFeature(), initialState: ReportingFeature.State())
