@@ -1,13 +1,21 @@
+import DataLayer
+import DomainLayer
 import Foundation
 import NetworkLayer
+import PresentationLayer
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
 /// GET a 16 KB JSON list and decode it, 64 and 1 in flight, against a loopback nginx started by
-/// `scripts/nginx-bench`, which passes its URL in `LAYERED_BENCH_LOOPBACK_URL`. Both variants
-/// use sessions of the same configuration (ephemeral, no cache, up to 64 connections a host).
+/// `scripts/nginx-bench`, which passes its URL in `LAYERED_BENCH_LOOPBACK_URL`; then the full
+/// stack, view model included, loading the article nginx serves, 1 in flight. Every variant uses
+/// a session of the same configuration (ephemeral, no cache, up to 64 connections a host).
+///
+/// The full stack is measured here as well as over the in-process transport of `stack`, whose
+/// answer is ready on Foundation's work queue within microseconds of the task's start: over a
+/// socket, the answer comes after the call has been handed over, as it does in an app.
 struct LoopbackScenario: BenchmarkScenario {
   let name = "loopback"
 
@@ -49,6 +57,59 @@ struct LoopbackScenario: BenchmarkScenario {
         print("  throughput Layered / raw: \(ratio(rawTime, layered))")
       }
     }
+    await fullStack(baseURL)
+  }
+
+  /// The `stack` scenario's first table, over the socket: every variant ends with the domain
+  /// `Article` as main-actor state.
+  @MainActor
+  private func fullStack(_ baseURL: URL) async {
+    let raw = RawFetch<ArticleDTO>(
+      session: Self.makeSession(), url: baseURL.appending(path: "articles/today"))
+    let screen = RawScreen()
+    let client = URLSessionHTTPClient(baseURL: baseURL, session: Self.makeSession())
+    let endpoint = Endpoint<ArticleDTO>(path: ["articles", "today"])
+    let viewModel = ArticleViewModel(
+      loadArticle: LoadTodaysArticle(repository: RemoteArticleRepository(client: client))
+    )
+    await Comparison(
+      title: "loopback: view model → use case → repository → client, GET an article from nginx, 1 in flight",
+      operationsPerRound: 1_000,
+      rounds: 9,
+      variants: [
+        .init(name: "raw URLSession + JSONDecoder → state") { count in
+          for _ in 0..<count {
+            do { screen.article = try await raw().toDomain() } catch {
+              fatalError("mapping failed: \(error)")
+            }
+          }
+        },
+        .init(name: "Layered client + mapping → state") { count in
+          for _ in 0..<count {
+            do { screen.article = try await client.send(endpoint).toDomain() } catch {
+              fatalError("Layered request failed: \(error)")
+            }
+          }
+        },
+        .init(name: "Layered client in a task of its own → state") { count in
+          for _ in 0..<count {
+            screen.article = await Task.detached(priority: Task.currentPriority) {
+              do { return try await client.send(endpoint).toDomain() } catch {
+                fatalError("Layered request failed: \(error)")
+              }
+            }.value
+          }
+        },
+        .init(name: "Layered view model → state") { count in
+          for _ in 0..<count {
+            await viewModel.sendAndWait(.appeared)
+            // nginx serves one article, so a load shows as the end of loading, not a new id.
+            let state = viewModel.state
+            precondition(!state.isLoading && !state.article.isPlaceholder, "the view model failed to load")
+          }
+        },
+      ]
+    ).run()
   }
 
   private static func makeSession() -> URLSession {

@@ -178,9 +178,3 @@ private struct InstantLoadArticle: LoadTodaysArticleUseCase {
     }
   }
 }
-
-/// The raw variants' screen state.
-@MainActor
-private final class RawScreen {
-  var article: Article?
-}
