@@ -1,5 +1,3 @@
-import DataLayer
-import DomainLayer
 import Foundation
 import NetworkLayer
 import PresentationLayer
@@ -60,46 +58,16 @@ struct LoopbackScenario: BenchmarkScenario {
     await fullStack(baseURL)
   }
 
-  /// The `stack` scenario's first table, over the socket: every variant ends with the domain
-  /// `Article` as main-actor state.
+  /// The `stack` scenario's first table, over the socket, without the observed view model.
   @MainActor
   private func fullStack(_ baseURL: URL) async {
-    let raw = RawFetch<ArticleDTO>(
-      session: Self.makeSession(), url: baseURL.appending(path: "articles/today"))
-    let screen = RawScreen()
-    let client = URLSessionHTTPClient(baseURL: baseURL, session: Self.makeSession())
-    let endpoint = Endpoint<ArticleDTO>(path: ["articles", "today"])
-    let viewModel = ArticleViewModel(
-      loadArticle: LoadTodaysArticle(repository: RemoteArticleRepository(client: client))
-    )
+    let stack = FullStackVariants(baseURL: baseURL, makeSession: Self.makeSession)
+    let viewModel = stack.makeViewModel()
     await Comparison(
       title: "loopback: view model → use case → repository → client, GET an article from nginx, 1 in flight",
       operationsPerRound: 1_000,
       rounds: 9,
-      variants: [
-        .init(name: "raw URLSession + JSONDecoder → state") { count in
-          for _ in 0..<count {
-            do { screen.article = try await raw().toDomain() } catch {
-              fatalError("mapping failed: \(error)")
-            }
-          }
-        },
-        .init(name: "Layered client + mapping → state") { count in
-          for _ in 0..<count {
-            do { screen.article = try await client.send(endpoint).toDomain() } catch {
-              fatalError("Layered request failed: \(error)")
-            }
-          }
-        },
-        .init(name: "Layered client in a task of its own → state") { count in
-          for _ in 0..<count {
-            screen.article = await Task.detached(priority: Task.currentPriority) {
-              do { return try await client.send(endpoint).toDomain() } catch {
-                fatalError("Layered request failed: \(error)")
-              }
-            }.value
-          }
-        },
+      variants: stack.variants + [
         .init(name: "Layered view model → state") { count in
           for _ in 0..<count {
             await viewModel.sendAndWait(.appeared)
@@ -107,7 +75,7 @@ struct LoopbackScenario: BenchmarkScenario {
             let state = viewModel.state
             precondition(!state.isLoading && !state.article.isPlaceholder, "the view model failed to load")
           }
-        },
+        }
       ]
     ).run()
   }

@@ -23,53 +23,16 @@ struct StackScenario: BenchmarkScenario {
 
   @MainActor
   private func fullStack() async {
-    let raw = RawFetch<ArticleDTO>(
-      session: FixtureURLProtocol.makeSession(),
-      url: FixtureURLProtocol.baseURL.appending(path: "articles/today")
-    )
-    let screen = RawScreen()
-    let client = URLSessionHTTPClient(
-      baseURL: FixtureURLProtocol.baseURL, session: FixtureURLProtocol.makeSession())
-    let endpoint = Endpoint<ArticleDTO>(path: ["articles", "today"])
-    let viewModel = ArticleViewModel(
-      loadArticle: LoadTodaysArticle(repository: RemoteArticleRepository(client: client))
-    )
+    let stack = FullStackVariants(
+      baseURL: FixtureURLProtocol.baseURL, makeSession: FixtureURLProtocol.makeSession)
+    let viewModel = stack.makeViewModel()
     // A second view model, observed the way a UIKit screen would: `send`, then its state stream.
-    let observedViewModel = ArticleViewModel(
-      loadArticle: LoadTodaysArticle(repository: RemoteArticleRepository(client: client))
-    )
+    let observedViewModel = stack.makeViewModel()
     await Comparison(
       title: "stack: view model → use case → repository → client, in-process URLProtocol, 1 in flight",
       operationsPerRound: 2_000,
       rounds: 11,
-      variants: [
-        .init(name: "raw URLSession + JSONDecoder → state") { count in
-          for _ in 0..<count {
-            do { screen.article = try await raw().toDomain() } catch {
-              fatalError("mapping failed: \(error)")
-            }
-          }
-        },
-        .init(name: "Layered client + mapping → state") { count in
-          for _ in 0..<count {
-            do { screen.article = try await client.send(endpoint).toDomain() } catch {
-              fatalError("Layered request failed: \(error)")
-            }
-          }
-        },
-        // The floor of any view model whose work runs in a task it owns: the same client call in
-        // a task of its own, its result awaited by the main actor. Resuming a task that waits on
-        // the main actor goes through the global executor first, so this costs a thread hand-off
-        // more than the variant above, whatever the view model does.
-        .init(name: "Layered client in a task of its own → state") { count in
-          for _ in 0..<count {
-            screen.article = await Task.detached(priority: Task.currentPriority) {
-              do { return try await client.send(endpoint).toDomain() } catch {
-                fatalError("Layered request failed: \(error)")
-              }
-            }.value
-          }
-        },
+      variants: stack.variants + [
         .init(name: "Layered view model → state") { count in
           await loads(count, through: viewModel)
         },

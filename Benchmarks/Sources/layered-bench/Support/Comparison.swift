@@ -1,4 +1,5 @@
 import Foundation
+
 /// Variants of the same work measured in interleaved rounds in one process, each summarised as
 /// min / median / max per operation, with the ratio of medians against the first (the baseline).
 ///
