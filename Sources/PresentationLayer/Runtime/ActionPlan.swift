@@ -48,8 +48,9 @@ public struct ActionPlan<F: Feature>: Sendable {
         // The closure is nonisolated, so it runs on the global executor all the same.
         // Not `Task.immediate`, which runs the operation on the sending thread (a screen's main
         // thread) until it first suspends, and on past that point when its answer is already
-        // there: tried, 57 % of the stack benchmark's requests over its in-process transport were
-        // decoded on the main queue, and over a socket no request got faster.
+        // there: tried, the main queue decoded 25,195 of the about 45,000 requests the stack
+        // benchmark's view models made over its in-process transport, and over a socket no
+        // request got faster.
         return Task(priority: priority) {
           // Work superseded before its Task got going never starts.
           if !Task.isCancelled { await operation(effects) }
