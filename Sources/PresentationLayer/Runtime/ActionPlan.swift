@@ -91,9 +91,10 @@ public struct ActionPlan<F: Feature>: Sendable {
   ///
   /// The operation runs off the main actor, in a Task of its own that holds the view model
   /// weakly, and talks back only through the ``Effects`` it is handed. It sees the task-local
-  /// values of the task that sent its action, as a `Task { }` made there would. It is cancelled when its
-  /// work is superseded or the view model is cancelled or released; from then on its effects and
-  /// events are ignored. The immediate effects apply even when the policy drops the operation.
+  /// values of the task that sent its action, as a `Task { }` made there would. It is cancelled
+  /// when its work is superseded or the view model is cancelled or released; from then on its
+  /// effects and events are ignored. The immediate effects apply even when the policy drops the
+  /// operation.
   @inlinable
   public static func run(
     _ policy: InFlightPolicy<F.Lane>,
