@@ -14,8 +14,9 @@ public import Observation
 /// - The state is published only when it changes: the immediate effects of one action publish
 ///   one state, and each effect applied by work publishes one.
 /// - Work runs off the main actor, at the priority and with the task-local values of the task
-///   that sent its action, and reports back through its ``Effects``. Work that has been superseded or cancelled cannot change the
-///   state or emit events, whether or not its operation checks for cancellation.
+///   that sent its action, and reports back through its ``Effects``. Work that has been
+///   superseded or cancelled cannot change the state or emit events, whether or not its
+///   operation checks for cancellation.
 /// - No outcome of any work can stop later actions from working: a failure is a side effect like
 ///   any other, and each action starts work of its own.
 /// - Work holds the view model weakly. Releasing it, or calling ``cancel()``, cancels all work

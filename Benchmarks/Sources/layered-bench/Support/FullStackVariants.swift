@@ -14,7 +14,7 @@ import PresentationLayer
 /// `loopback` over a socket.
 @MainActor
 struct FullStackVariants {
-  let client: URLSessionHTTPClient
+  private let client: URLSessionHTTPClient
   private let raw: RawFetch<ArticleDTO>
   private let endpoint = Endpoint<ArticleDTO>(path: ["articles", "today"])
   private let screen = RawScreen()
