@@ -239,7 +239,10 @@ public final class ViewModel<F: Feature> {
       publish(next)
     }
     let firstID = ledger.nextID
-    for index in 0..<plan.work.count { schedule(plan.work[index]) }
+    if plan.hasWork {
+      let work = plan.work
+      for index in 0..<work.count { schedule(work[index]) }
+    }
     return firstID..<ledger.nextID
   }
 
