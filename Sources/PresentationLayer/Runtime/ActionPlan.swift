@@ -66,9 +66,10 @@ public struct ActionPlan<F: Feature>: Sendable {
   /// Scheduled, in this order, after ``immediate`` has been applied.
   @usableFromInline let work: [Work]
 
-  /// Whether ``work`` holds any. The view model's generic code reads this flag first: any use of
-  /// the array there looks `Work`'s metadata up at run time, which was a fifth of what sending an
-  /// action without work cost.
+  /// Whether ``work`` holds any.
+  // Read by the view model's generic code before it touches the array: any use of the array there
+  // looks `Work`'s metadata up at run time, which was a fifth of what sending an action without
+  // work cost.
   @usableFromInline let hasWork: Bool
 
   // Inlinable, as the factories below are: a feature's module then builds its plans specialised
