@@ -29,6 +29,7 @@ public final class ViewModel<F: Feature> {
   /// The current state. Reading it from a SwiftUI view (or inside `withObservationTracking`)
   /// tracks it: a change of the state, and only a change, notifies the view.
   public var state: F.State {
+    isStateRead = true
     access(keyPath: stateKeyPath)
     return current
   }
@@ -39,6 +40,11 @@ public final class ViewModel<F: Feature> {
   // `current` skips the run-time exclusivity check, as `ledger` below does and for its reason.
   @ObservationIgnored @exclusivity(unchecked) private var current: F.State
   @ObservationIgnored private lazy var stateKeyPath: KeyPath<ViewModel<F>, F.State> = \.state
+  // Observation can be watching `state` only once something has read it, since its getter is
+  // where observers register. Until then a new state skips the registrar, whose willSet and didSet
+  // are half of what publishing a state costs: a screen that watches `states` alone (UIKit) never
+  // pays for them.
+  @ObservationIgnored @exclusivity(unchecked) private var isStateRead = false
 
   @ObservationIgnored private let feature: F
   @ObservationIgnored private nonisolated let stateBroadcaster: ConflatedBroadcaster<F.State>
@@ -417,7 +423,11 @@ public final class ViewModel<F: Feature> {
   @discardableResult
   private func publish(_ next: F.State) -> Bool {
     guard next != current else { return false }
-    withMutation(keyPath: stateKeyPath) { current = next }
+    if isStateRead {
+      withMutation(keyPath: stateKeyPath) { current = next }
+    } else {
+      current = next
+    }
     stateBroadcaster.publish(next)
     if tap != nil { recordState(next) }
     return true

@@ -35,6 +35,18 @@ struct RuntimeObservationTests {
     #expect(tracker.changes.value == 2)
   }
 
+  @Test("the first observer of the state is notified, though the state changed before anyone read it")
+  func observationAfterUnreadChanges() {
+    let viewModel = ViewModel<CounterFeature>()
+    viewModel.send(.set(1))
+    viewModel.send(.increment)
+    let tracker = Tracker()
+    tracker.track(viewModel)
+    viewModel.send(.increment)
+    #expect(tracker.changes.value == 1)
+    #expect(viewModel.state.count == 3)
+  }
+
   @Test("a change applied by work off the main actor notifies an observer too")
   func observationSeesChangesFromWork() async {
     let viewModel = ViewModel<CounterFeature>()
