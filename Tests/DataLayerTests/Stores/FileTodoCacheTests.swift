@@ -25,13 +25,14 @@ struct FileTodoCacheTests {
   }
 
   @Test("a saved list is served at once, in order")
-  func roundTrip() throws {
+  func roundTrip() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let cache = FileTodoCache(fileURL: directory.file("todos.json"))
     let todos = try Self.todos(5)
     cache.save(todos)
     #expect(cache.load() == todos)
+    await cache.flush()
   }
 
   @Test("a saved list survives a new cache on the same file")

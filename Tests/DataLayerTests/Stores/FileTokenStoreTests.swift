@@ -25,7 +25,7 @@ struct FileTokenStoreTests {
   }
 
   @Test("saved tokens are served at once")
-  func roundTrip() throws {
+  func roundTrip() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = FileTokenStore(fileURL: directory.file("tokens.json"))
@@ -33,6 +33,7 @@ struct FileTokenStoreTests {
     #expect(store.tokens == Self.tokens(1))
     store.save(Self.tokens(2))
     #expect(store.tokens == Self.tokens(2))
+    await store.flush()
   }
 
   @Test("saved tokens, expiry included, survive a new store on the same file")
@@ -196,7 +197,7 @@ struct FileTokenStoreTests {
   }
 
   @Test("no description of the store shows a token")
-  func descriptionsHideTokens() throws {
+  func descriptionsHideTokens() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let store = FileTokenStore(fileURL: directory.file("tokens.json"))
@@ -211,6 +212,7 @@ struct FileTokenStoreTests {
       #expect(!description.contains("secret"), "\(description)")
     }
     #expect(store.description.contains(Redactor.placeholder))
+    await store.flush()
   }
 }
 

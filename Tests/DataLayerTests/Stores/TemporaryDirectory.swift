@@ -1,6 +1,10 @@
 import Foundation
 
 /// A fresh directory under the system's temporary directory, for one test; the test removes it.
+///
+/// A test that saves to a file store in it flushes the store before it ends: the store writes
+/// behind, creating missing directories, so a write still pending when the directory is removed
+/// puts it back, with the file, and leaves it in /tmp.
 struct TemporaryDirectory {
   let url: URL
 
