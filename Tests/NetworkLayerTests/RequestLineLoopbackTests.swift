@@ -42,6 +42,32 @@ struct RequestLineLoopbackTests {
     }
   }
 
+  @Test(
+    "a base URL's query goes out with every request, the endpoint's items after it",
+    arguments: [
+      ("?key=K%2B1", [URLQueryItem(name: "page", value: "2")], "/todos?key=K%2B1&page=2"),
+      ("?key=K", [], "/todos?key=K"),
+      (
+        "?a=1&b", [URLQueryItem(name: "c", value: "3"), URLQueryItem(name: "d", value: nil)],
+        "/todos?a=1&b&c=3&d"
+      ),
+      ("?", [URLQueryItem(name: "page", value: "2")], "/todos?page=2"),
+      ("", [URLQueryItem(name: "q", value: "a b&c")], "/todos?q=a%20b%26c"),
+    ]
+  )
+  func baseQueryIsKept(baseQuery: String, query: [URLQueryItem], target: String) async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      let base = try #require(URL(string: server.baseURL.absoluteString + baseQuery))
+      let client = URLSessionHTTPClient(baseURL: base, session: connection.session)
+
+      _ = await client.outcome(Endpoint.raw(path: ["todos"], query: query))
+
+      let received = try await connection.received()
+      #expect(received.map(\.line) == ["GET \(target) HTTP/1.1"])
+    }
+  }
+
   @Test("a base URL whose scheme is written in upper case is sent to")
   func upperCaseScheme() async throws {
     try await LoopbackSampleAPI.with { server in

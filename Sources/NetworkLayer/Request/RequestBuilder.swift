@@ -18,6 +18,9 @@ public import Foundation
 ///   input;
 /// - query names and values are encoded so that `+ & = # ? %`, spaces and non-ASCII text
 ///   reach the server exactly as given;
+/// - the base URL's own query is sent with every request, the endpoint's items after it:
+///   `https://host/v1?key=K` + `["todos"]` with `page=2` is `https://host/v1/todos?key=K&page=2`.
+///   A key given in the base URL is never dropped for an endpoint that has a query of its own;
 /// - the method is an RFC 9110 token, every header name is a token, and no header value (the
 ///   `Accept` value and the body's content type included) contains CR, LF or NUL; anything else
 ///   fails with ``NetworkError/invalidRequest(_:)`` before anything is sent;
@@ -53,13 +56,14 @@ public struct RequestBuilder: Sendable {
     }
     if base.path.isEmpty && endpoint.path.isEmpty { text += "/" }
 
-    if !endpoint.query.isEmpty {
-      text += "?"
-      Self.append(endpoint.query, formEncodedTo: &text)
-    } else if let query = base.query {
+    if let query = base.query {
       text += "?"
       text += query
+      if !query.isEmpty && !endpoint.query.isEmpty { text += "&" }
+    } else if !endpoint.query.isEmpty {
+      text += "?"
     }
+    Self.append(endpoint.query, formEncodedTo: &text)
     if let fragment = base.fragment {
       text += "#"
       text += fragment
@@ -186,7 +190,7 @@ extension RequestBuilder {
     let origin: String
     /// The base path without trailing slashes: `""` or `"/v1"`.
     let path: String
-    /// The base URL's own query, kept for endpoints that have none.
+    /// The base URL's own query, already percent-encoded, sent before the endpoint's items.
     let query: String?
     let fragment: String?
 
