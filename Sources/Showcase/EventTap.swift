@@ -18,9 +18,20 @@ final class EventTap<Event: Sendable>: Sendable {
     listener.withLock { $0?.cancel() }
   }
 
-  /// The events received since the last call. Events are delivered asynchronously, so it first
-  /// lets the listener catch up with anything already sent.
-  func drain() async -> [Event] {
+  /// The events received since the last call, once they satisfy `isComplete`, or after `limit`
+  /// if they never do: the check that reads them then fails instead of the showcase hanging.
+  ///
+  /// An event is in the stream by the time the `sendAndWait` that caused it returns, but the
+  /// listener runs in a task of its own, which a busy machine can hold up for milliseconds; so
+  /// the wait is for the events expected, not for a number of yields. Events beyond those get a
+  /// few yields more, to show up here rather than in the next step.
+  func drain(
+    until isComplete: @Sendable ([Event]) -> Bool = { _ in true }, within limit: Duration = .seconds(5)
+  ) async -> [Event] {
+    let deadline = ContinuousClock.now + limit
+    while !received.withLock({ isComplete($0) }), ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(1))
+    }
     for _ in 0..<50 { await Task.yield() }
     return received.withLock { events in
       defer { events.removeAll() }

@@ -16,7 +16,7 @@ extension Scenario {
     try await stage.control.inject(["path": "/articles/today", "status": 500, "count": 3])
     await article.sendAndWait(.appeared)
     stage.show("state", article.state)
-    let failed = await events.drain()
+    let failed = await events.drain(until: { !$0.isEmpty })
     stage.show("events", failed)
     stage.expect(article.state.article.isPlaceholder, "the placeholder is shown")
     stage.expect(

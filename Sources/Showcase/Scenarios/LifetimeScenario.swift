@@ -18,8 +18,11 @@ extension Scenario {
     var screen: TodoListViewModel? = stage.container.makeTodoListViewModel()
     weak let released = screen
     screen?.send(.refresh)
-    while try await stage.control.counters().requests == before.requests {
+    // Bounded, as the wait below is: a request that never arrives fails the checks, not the run.
+    var requests = try await stage.control.counters().requests
+    for _ in 0..<1_000 where requests == before.requests {
       try await Task.sleep(for: .milliseconds(5))
+      requests = try await stage.control.counters().requests
     }
     screen = nil
     stage.expect(released == nil, "the closed screen's view model is released at once")

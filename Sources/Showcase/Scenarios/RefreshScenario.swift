@@ -46,10 +46,13 @@ extension Scenario {
     stage.expect(
       screens.allSatisfy { $0.state.phase == expired }, "every screen fails with the same clear message")
     var sessionEnded = 0
-    for tap in taps { sessionEnded += await tap.drain().filter { $0 == .sessionEnded }.count }
+    for tap in taps {
+      let received = await tap.drain(until: { $0.contains(.sessionEnded) })
+      sessionEnded += received.filter { $0 == .sessionEnded }.count
+    }
     stage.show("sessionEnded events", sessionEnded)
     stage.expect(sessionEnded == screens.count, "every screen is told to send the user to sign in")
-    let sessionChanges = await sessions.drain()
+    let sessionChanges = await sessions.drain(until: { $0.last == .expired })
     stage.show("session", sessionChanges)
     stage.expect(sessionChanges.last == .expired, "the session has ended")
   }
