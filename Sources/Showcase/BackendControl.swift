@@ -42,10 +42,34 @@ struct BackendControl: Sendable {
       request.httpBody = try JSONSerialization.data(withJSONObject: json)
       request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     }
-    let (data, response) = try await session.data(for: request)
+    let data: Data
+    let response: URLResponse
+    do {
+      (data, response) = try await session.data(for: request)
+    } catch let error as URLError {
+      throw ControlError(
+        description: "no sample API answers at \(baseURL.absoluteString): \(Self.reason(error))")
+    }
     guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
-      throw ControlError(description: "\(method) /_control/\(hook) failed")
+      let url = baseURL.absoluteString
+      throw ControlError(description: "\(method) /_control/\(hook) failed: \(url) is not the sample API")
     }
     return data
+  }
+
+  /// Asks the server for its counters once, to tell at the start whether it is the sample API.
+  func checkReachable() async throws {
+    _ = try await counters()
+  }
+
+  /// A URLError in words, without Foundation's dump of its user info.
+  private static func reason(_ error: URLError) -> String {
+    switch error.code {
+    case .cannotConnectToHost: "connection refused"
+    case .cannotFindHost: "the host name does not resolve"
+    case .timedOut: "no answer in time"
+    case .badURL, .unsupportedURL: "URLSession cannot send to this URL"
+    default: "URLError \(error.code.rawValue)"
+    }
   }
 }

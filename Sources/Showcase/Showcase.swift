@@ -5,7 +5,8 @@ import Foundation
 /// For each step it prints the action, the layers the work passes through, the HTTP exchanges
 /// (credentials redacted), and the resulting states and events, then checks that the app
 /// behaved as described. It exits non-zero if any check failed. `--scenario NAME` runs one,
-/// `--list` lists them, `--base-url URL` runs against a server such as `scripts/sample_api.py`.
+/// `--list` lists them, `--base-url URL` runs against a server such as `scripts/sample_api.py`
+/// (and exits with 69 at once if no sample API answers there).
 @main
 struct Showcase {
   static func main() async {
@@ -33,6 +34,17 @@ struct Showcase {
       guard !scenarios.isEmpty else {
         FileHandle.standardError.write(Data("showcase: no scenario \"\(name)\"; see --list\n".utf8))
         exit(64)
+      }
+    }
+
+    // Checked once, up front: against no server every scenario would fail the same way.
+    if let baseURL = options.baseURL {
+      do {
+        try await Stage(baseURL: baseURL).control.checkReachable()
+      } catch {
+        FileHandle.standardError.write(
+          Data("showcase: \(error)\n(start one with: python3 scripts/sample_api.py --port 8080)\n".utf8))
+        exit(69)
       }
     }
 
