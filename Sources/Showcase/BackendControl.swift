@@ -57,9 +57,12 @@ struct BackendControl: Sendable {
     return data
   }
 
-  /// Asks the server for its counters once, to tell at the start whether it is the sample API.
-  func checkReachable() async throws {
-    _ = try await counters()
+  /// Asks the server at `baseURL` for its counters once, to tell at the start whether it is the
+  /// sample API.
+  static func checkReachable(at baseURL: URL) async throws {
+    let session = URLSession(configuration: .ephemeral)
+    defer { session.finishTasksAndInvalidate() }
+    _ = try await BackendControl(baseURL: baseURL, session: session).counters()
   }
 
   /// A URLError in words, without Foundation's dump of its user info.

@@ -40,7 +40,7 @@ struct Showcase {
     // Checked once, up front: against no server every scenario would fail the same way.
     if let baseURL = options.baseURL {
       do {
-        try await Stage(baseURL: baseURL).control.checkReachable()
+        try await BackendControl.checkReachable(at: baseURL)
       } catch {
         FileHandle.standardError.write(
           Data("showcase: \(error)\n(start one with: python3 scripts/sample_api.py --port 8080)\n".utf8))
