@@ -1,4 +1,5 @@
 import Foundation
+import NetworkLayer
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -47,8 +48,9 @@ struct BackendControl: Sendable {
     do {
       (data, response) = try await session.data(for: request)
     } catch let error as URLError {
-      throw ControlError(
-        description: "no sample API answers at \(baseURL.absoluteString): \(Self.reason(error))")
+      // In the client's words, not Foundation's dump of the error's user info.
+      let reason = NetworkError.transport(code: error.code.rawValue)
+      throw ControlError(description: "no sample API answers at \(baseURL.absoluteString): \(reason)")
     }
     guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
       let url = baseURL.absoluteString
@@ -63,16 +65,5 @@ struct BackendControl: Sendable {
     let session = URLSession(configuration: .ephemeral)
     defer { session.finishTasksAndInvalidate() }
     _ = try await BackendControl(baseURL: baseURL, session: session).counters()
-  }
-
-  /// A URLError in words, without Foundation's dump of its user info.
-  private static func reason(_ error: URLError) -> String {
-    switch error.code {
-    case .cannotConnectToHost: "connection refused"
-    case .cannotFindHost: "the host name does not resolve"
-    case .timedOut: "no answer in time"
-    case .badURL, .unsupportedURL: "URLSession cannot send to this URL"
-    default: "URLError \(error.code.rawValue)"
-    }
   }
 }
