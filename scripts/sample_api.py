@@ -1305,15 +1305,23 @@ class SampleServer(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 128  # bursts of concurrent test connections
 
-    def __init__(self, address: Tuple[str, int], api: SampleAPI, verbose: bool = False):
+    def __init__(self, address: Tuple[str, int], api: SampleAPI, verbose: bool = False,
+                 share_port: bool = False):
         self.api = api
         self.verbose = verbose
+        self.share_port = share_port
         self.probes = TransportProbes()
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, SampleRequestHandler)
 
     def server_bind(self) -> None:
+        # A port the caller holds in reserve (bound with SO_REUSEPORT and never
+        # listening, so that it refuses connections while no server runs and
+        # no other process can take it meanwhile) is served by setting it here
+        # too: Linux lets only sockets of one user that all set it share a port.
+        if self.share_port and hasattr(socket, "SO_REUSEPORT"):
+            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         # HTTPServer.server_bind() looks up the host's FQDN, which can stall
         # on a slow resolver and is not needed here.
         socketserver.TCPServer.server_bind(self)
@@ -1415,7 +1423,8 @@ def serve_many(host: str, verbose: bool) -> int:
     """Start and stop servers as stdin asks, each a forked child process.
 
     Commands, one a line: ``start TAG [PORT]`` binds a server (PORT 0 or none
-    picks a free one), forks a child that serves it with a fresh SampleAPI and
+    picks a free one; a PORT given is shared with the caller's reservation of
+    it, see SampleServer.server_bind), forks a child that serves it with a fresh SampleAPI and
     answers ``started TAG URL`` (or ``failed TAG REASON``); ``stop TAG`` sends
     that child SIGTERM and answers ``stopped TAG`` once it has exited, so its
     port refuses connections by then. TAG is any word the caller picks. At EOF
@@ -1438,7 +1447,8 @@ def serve_many(host: str, verbose: bool) -> int:
 
     def start(tag: str, port: int) -> None:
         try:
-            server = SampleServer((host, port), SampleAPI(), verbose=verbose)
+            # A port given by number is one the caller reserved (see server_bind).
+            server = SampleServer((host, port), SampleAPI(), verbose=verbose, share_port=port != 0)
         except OSError as error:
             answer(f"failed {tag} {error}")
             return

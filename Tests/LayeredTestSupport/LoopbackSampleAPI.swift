@@ -45,8 +45,20 @@ public final class LoopbackSampleAPI: Sendable {
     .deletingLastPathComponent()
     .appendingPathComponent("scripts/sample_api.py")
 
-  /// Starts a server and waits until it listens; `port` 0 picks a free one.
-  public static func start(port: Int = 0) async throws -> LoopbackSampleAPI {
+  /// Starts a server on a free port and waits until it listens.
+  public static func start() async throws -> LoopbackSampleAPI {
+    try await start(port: 0)
+  }
+
+  /// Starts a server on `reserved` and waits until it listens.
+  ///
+  /// Stopping it leaves the port refusing connections and still reserved, so a test can take the
+  /// server away and start it again at the same URL with no other server able to take its place.
+  public static func start(on reserved: ReservedLoopbackPort) async throws -> LoopbackSampleAPI {
+    try await start(port: reserved.port)
+  }
+
+  private static func start(port: Int) async throws -> LoopbackSampleAPI {
     guard let python = pythonPath else {
       throw StartError(
         description: "python3 not found on PATH; it is required to run the loopback integration tests")

@@ -36,15 +36,15 @@ public enum SampleBackendKind: String, CaseIterable, Sendable, CustomTestStringC
       return try await body(connection)
     case .loopback:
       guard LoopbackSampleAPI.shouldRun else { try Test.cancel(LoopbackSampleAPI.skipReason) }
-      let started = try await LoopbackSampleAPI.start()
+      // Taken away and brought back at the same URL: the port stays reserved in between, so the
+      // client meets a refusal while the server is away and never another test's server.
+      let port = try ReservedLoopbackPort()
+      let started = try await LoopbackSampleAPI.start(on: port)
       let current = Locked<LoopbackSampleAPI?>(started)
-      guard let first = current.withLock({ $0 }), let port = first.baseURL.port else {
-        throw SampleBackendConnection.ControlError(description: "the loopback server has no port")
-      }
-      let connection = SampleBackendConnection(baseURL: first.baseURL, session: .loopbackTesting()) {
+      let connection = SampleBackendConnection(baseURL: port.baseURL, session: .loopbackTesting()) {
         reachable in
         if reachable {
-          let restarted = try await LoopbackSampleAPI.start(port: port)
+          let restarted = try await LoopbackSampleAPI.start(on: port)
           current.withLock { $0 = restarted }
         } else {
           let running = current.withLock { server in

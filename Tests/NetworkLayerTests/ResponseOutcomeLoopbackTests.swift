@@ -95,10 +95,11 @@ struct ResponseOutcomeLoopbackTests {
 
   @Test("a refused connection says so in words and keeps the code")
   func refusedInWords() async throws {
-    let server = try await LoopbackSampleAPI.start()
-    await server.stop()
-    let client = URLSessionHTTPClient(baseURL: server.baseURL, session: .loopbackTesting())
+    // Held, not freed by a stopped server: a freed port may go to another test's server at once.
+    let closed = try ReservedLoopbackPort()
+    let client = URLSessionHTTPClient(baseURL: closed.baseURL, session: .loopbackTesting())
     let result = await client.outcome(Endpoint<Echo>(path: ["todos"]))
+    withExtendedLifetime(closed) {}
     guard case .failure(let error) = result else {
       Issue.record("expected a failure")
       return
