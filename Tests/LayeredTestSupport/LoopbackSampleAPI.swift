@@ -45,11 +45,6 @@ public final class LoopbackSampleAPI: Sendable {
     .deletingLastPathComponent()
     .appendingPathComponent("scripts/sample_api.py")
 
-  /// Starts a server on a free port and waits until it listens.
-  public static func start() async throws -> LoopbackSampleAPI {
-    try await start(port: 0)
-  }
-
   /// Starts a server on `reserved` and waits until it listens.
   ///
   /// Stopping it leaves the port refusing connections and still reserved, so a test can take the
@@ -58,7 +53,12 @@ public final class LoopbackSampleAPI: Sendable {
     try await start(port: reserved.port)
   }
 
-  private static func start(port: Int) async throws -> LoopbackSampleAPI {
+  /// Starts a server and waits until it listens; `port` 0 picks a free one.
+  ///
+  /// A port given by number is shared with whoever holds it with `SO_REUSEPORT`, as a
+  /// ``ReservedLoopbackPort`` does. A number that is not reserved is any server's to take once
+  /// this one stops: to bring a server back at the same URL, use ``start(on:)``.
+  public static func start(port: Int = 0) async throws -> LoopbackSampleAPI {
     guard let python = pythonPath else {
       throw StartError(
         description: "python3 not found on PATH; it is required to run the loopback integration tests")
