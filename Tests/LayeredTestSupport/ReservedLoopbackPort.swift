@@ -41,15 +41,16 @@ public final class ReservedLoopbackPort: Sendable {
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr = in_addr(s_addr: UInt32(0x7f00_0001).bigEndian)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound =
-      setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &enabled, socklen_t(MemoryLayout<Int32>.size)) == 0
-      && withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-          bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+    do throws(ReservationError) {
+      let optionSize = socklen_t(MemoryLayout<Int32>.size)
+      try Self.check(setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &enabled, optionSize), "SO_REUSEPORT")
+      try withUnsafeMutablePointer(to: &address) { pointer throws(ReservationError) in
+        try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(ReservationError) in
+          try Self.check(bind(descriptor, address, length), "bind")
+          try Self.check(getsockname(descriptor, address, &length), "getsockname")
         }
       }
-    guard bound else {
-      let error = Self.failure("bind")
+    } catch {
       close(descriptor)
       throw error
     }
@@ -60,6 +61,11 @@ public final class ReservedLoopbackPort: Sendable {
 
   deinit {
     close(descriptor)
+  }
+
+  /// Throws, naming `call`, if its `result` says it failed.
+  private static func check(_ result: Int32, _ call: String) throws(ReservationError) {
+    if result != 0 { throw failure(call) }
   }
 
   private static func failure(_ call: String) -> ReservationError {
