@@ -1425,11 +1425,12 @@ def serve_many(host: str, verbose: bool) -> int:
     Commands, one a line: ``start TAG [PORT]`` binds a server (PORT 0 or none
     picks a free one; a PORT given is shared with the caller's reservation of
     it, see SampleServer.server_bind), forks a child that serves it with a
-    fresh SampleAPI and answers ``started TAG URL`` (or ``failed TAG REASON``); ``stop TAG`` sends
-    that child SIGTERM and answers ``stopped TAG`` once it has exited, so its
-    port refuses connections by then. TAG is any word the caller picks. At EOF
-    on stdin every child is stopped and this process exits; a child whose
-    parent dies any other way sees EOF on its lifeline and stops too.
+    fresh SampleAPI and answers ``started TAG URL`` (or ``failed TAG
+    REASON``); ``stop TAG`` sends that child SIGTERM and answers ``stopped
+    TAG`` once it has exited, so its port refuses connections by then. TAG is
+    any word the caller picks. At EOF on stdin every child is stopped and this
+    process exits; a child whose parent dies any other way sees EOF on its
+    lifeline and stops too.
 
     A child is what a server started on its own is: its own process and state,
     listening before its URL is printed. It only skips Python's start-up
