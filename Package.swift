@@ -28,7 +28,7 @@ let package = Package(
     // Package-internal: one copy of what several layers need (a lock, a broadcaster). No product
     // exposes it and its declarations are `package`, so it adds no arrow an app can see.
     .target(name: "LayeredSupport", swiftSettings: strictSettings),
-    .target(name: "DomainLayer", dependencies: ["LayeredSupport"], swiftSettings: strictSettings),
+    .target(name: "DomainLayer", swiftSettings: strictSettings),
     .target(name: "NetworkLayer", dependencies: ["LayeredSupport"], swiftSettings: strictSettings),
     .target(
       name: "DataLayer",

@@ -47,7 +47,7 @@ struct ThreeCallStylesTests {
     }
 
     var viaStream: [Result<[TodoDTO], NetworkError>] = []
-    for await outcome in OutcomeSequence.outcome(of: { () async throws(NetworkError) in
+    for await outcome in OutcomeStream.outcome(of: { () async throws(NetworkError) in
       try await client.send(endpoint)
     }) {
       viaStream.append(outcome)

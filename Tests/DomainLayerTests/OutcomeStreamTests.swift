@@ -7,28 +7,28 @@ import Testing
 struct OutcomeStreamTests {
   @Test("a successful call yields one value and then finishes")
   func successIsOneElement() async {
-    let stream = OutcomeStream<Int>.outcome { () async throws(DomainError) in 42 }
-    var received: [Outcome<Int>] = []
+    let stream = OutcomeStream<Int, DomainError>.outcome { () async throws(DomainError) in 42 }
+    var received: [Result<Int, DomainError>] = []
     for await outcome in stream { received.append(outcome) }
     #expect(received == [.success(42)])
   }
 
   @Test("a thrown error arrives as an element, so the consumer's loop is not ended by it")
   func failureIsAnElement() async {
-    let stream = OutcomeStream<Int>.outcome { () async throws(DomainError) -> Int in throw .offline }
-    var received: [Outcome<Int>] = []
+    let stream = OutcomeStream<Int, DomainError>.outcome { () async throws(DomainError) -> Int in throw .offline }
+    var received: [Result<Int, DomainError>] = []
     for await outcome in stream { received.append(outcome) }
     #expect(received == [.failure(.offline)])
   }
 
   @Test("a stream may yield several outcomes, failures included, in order")
   func severalOutcomes() async {
-    let stream = OutcomeStream<String>.outcomes { sink in
+    let stream = OutcomeStream<String, DomainError>.outcomes { sink in
       sink.yield("cached")
       sink.yield(failure: .timeout)
       sink.yield("fresh")
     }
-    var received: [Outcome<String>] = []
+    var received: [Result<String, DomainError>] = []
     for await outcome in stream { received.append(outcome) }
     #expect(received == [.success("cached"), .failure(.timeout), .success("fresh")])
   }
@@ -37,7 +37,7 @@ struct OutcomeStreamTests {
   func consumerLeavingCancelsWork() async {
     let started = AsyncStream.makeStream(of: Void.self)
     let cancelled = AsyncStream.makeStream(of: Bool.self)
-    let stream = OutcomeStream<Int>.outcome { () async throws(DomainError) -> Int in
+    let stream = OutcomeStream<Int, DomainError>.outcome { () async throws(DomainError) -> Int in
       started.continuation.yield()
       do {
         try await Task.sleep(for: .seconds(600))
@@ -56,7 +56,7 @@ struct OutcomeStreamTests {
   func consumerLeavingCancelsBody() async {
     let started = AsyncStream.makeStream(of: Void.self)
     let cancelled = AsyncStream.makeStream(of: Bool.self)
-    let stream = OutcomeStream<Int>.outcomes { sink in
+    let stream = OutcomeStream<Int, DomainError>.outcomes { sink in
       sink.yield(1)
       started.continuation.yield()
       try? await Task.sleep(for: .seconds(600))
@@ -75,7 +75,7 @@ struct OutcomeStreamTests {
     do {
       let handle = WorkHandle()
       releasedWork = handle
-      let stream = OutcomeStream<Int>.outcome { [handle] () async throws(DomainError) -> Int in
+      let stream = OutcomeStream<Int, DomainError>.outcome { [handle] () async throws(DomainError) -> Int in
         runs.withLock { $0 += 1 }
         return handle.value
       }
@@ -88,14 +88,14 @@ struct OutcomeStreamTests {
   @Test("the work runs once, when the consumer first asks, even for a second loop over the stream")
   func workRunsOnceWhenAsked() async {
     let runs = Locked(0)
-    let stream = OutcomeStream<Int>.outcome { () async throws(DomainError) -> Int in
+    let stream = OutcomeStream<Int, DomainError>.outcome { () async throws(DomainError) -> Int in
       runs.withLock { $0 += 1 }
       return 7
     }
     #expect(runs.withLock { $0 } == 0)
-    var first: [Outcome<Int>] = []
+    var first: [Result<Int, DomainError>] = []
     for await outcome in stream { first.append(outcome) }
-    var second: [Outcome<Int>] = []
+    var second: [Result<Int, DomainError>] = []
     for await outcome in stream { second.append(outcome) }
     #expect(first == [.success(7)])
     #expect(second.isEmpty)
@@ -110,10 +110,10 @@ struct OutcomeStreamTests {
     defer { DispatchQueue.main.setSpecific(key: key, value: nil) }
     // The main actor is the main queue here, so the key tells whether code runs on it.
     let consumerIsOnMain = DispatchQueue.getSpecific(key: key) == 1
-    let stream = OutcomeStream<Bool>.outcome { () async throws(DomainError) -> Bool in
+    let stream = OutcomeStream<Bool, DomainError>.outcome { () async throws(DomainError) -> Bool in
       DispatchQueue.getSpecific(key: key) == 1
     }
-    var workRanOnMain: [Outcome<Bool>] = []
+    var workRanOnMain: [Result<Bool, DomainError>] = []
     for await outcome in stream { workRanOnMain.append(outcome) }
     #expect(consumerIsOnMain)
     #expect(workRanOnMain == [.success(false)])
@@ -124,7 +124,7 @@ struct OutcomeStreamTests {
 /// `started`, and returns what the work then reports through `cancelled`, with how many outcomes
 /// the consumer had received when its loop ended.
 private func cancelConsumer(
-  of stream: OutcomeStream<Int>, once started: AsyncStream<Void>, reading cancelled: AsyncStream<Bool>
+  of stream: OutcomeStream<Int, DomainError>, once started: AsyncStream<Void>, reading cancelled: AsyncStream<Bool>
 ) async -> (sawCancellation: Bool?, received: Int) {
   let consumer = Task {
     var received = 0

@@ -135,7 +135,7 @@ private nonisolated func decodeOffMain(_ endpoint: Endpoint<ArticleDTO>, id: Int
 private struct InstantLoadArticle: LoadTodaysArticleUseCase {
   private let counter = ArticleCounter()
 
-  func callAsFunction() -> OutcomeStream<Article> {
+  func callAsFunction() -> OutcomeStream<Article, DomainError> {
     .outcome { [counter] () async throws(DomainError) in
       try Article(id: counter.next(), title: "Benchmarks", body: "Stub.", publishedAt: Date())
     }

@@ -1,5 +1,5 @@
 /// Loads the day's article.
 public protocol LoadTodaysArticleUseCase: Sendable {
   /// Starts a load and returns its one outcome.
-  func callAsFunction() -> OutcomeStream<Article>
+  func callAsFunction() -> OutcomeStream<Article, DomainError>
 }

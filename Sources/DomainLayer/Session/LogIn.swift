@@ -17,7 +17,7 @@ public struct LogIn: LogInUseCase {
   ///   - username: the name as typed.
   ///   - password: the password as typed; it is passed on unchanged and never put in an error.
   /// - Returns: a stream of exactly one outcome; stopping to listen cancels the request.
-  public func callAsFunction(username: String, password: String) -> OutcomeStream<User> {
+  public func callAsFunction(username: String, password: String) -> OutcomeStream<User, DomainError> {
     .outcome { [repository] () async throws(DomainError) in
       let name = username.trimmingCharacters(in: .whitespaces)
       guard !name.isEmpty, !password.isEmpty else {

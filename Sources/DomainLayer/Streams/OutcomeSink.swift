@@ -1,4 +1,4 @@
-/// Hands outcomes to the consumer of a stream built with ``OutcomeSequence/outcomes(_:)``.
+/// Hands outcomes to the consumer of a stream built with ``OutcomeStream/outcomes(_:)``.
 public struct OutcomeSink<Value: Sendable, Failure: Error>: Sendable {
   private let continuation: AsyncStream<Result<Value, Failure>>.Continuation
 

@@ -1,10 +1,143 @@
-/// The result of one piece of domain work: a value, or the reason there is none.
-public typealias Outcome<Value: Sendable> = Result<Value, DomainError>
+import Synchronization
 
-/// What every use case hands to the presentation layer: an ``OutcomeSequence`` whose failures
-/// are ``DomainError``s.
+/// A stream of outcomes (`Result<Value, Reason>`) that never throws: the one bridge from async
+/// work to the streams a view model consumes.
 ///
-/// Its elements are outcomes, not values, and it never throws: a failure is an element like
-/// any other, so a consumer's `for await` loop cannot be ended by an error. That is the
-/// property that keeps a screen's input working after any number of failed requests.
-public typealias OutcomeStream<Value: Sendable> = OutcomeSequence<Value, DomainError>
+/// Use cases hand it out with ``DomainError`` as the failure; the network layer's call styles use
+/// it with `NetworkError`. Guarantees of every outcome stream:
+/// - it never throws: a thrown error arrives as a `.failure` element, so a consumer's `for await`
+///   loop cannot be ended by a failure;
+/// - when the consumer stops listening (its task is cancelled), the work is cancelled with it,
+///   so cancellation reaches the request underneath;
+/// - the stream finishes after its last outcome, so a `for await` loop over it ends.
+public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Sendable {
+  /// Each element is an outcome: a value, or the reason there is none.
+  public typealias Element = Result<Value, Reason>
+  /// A failure is an element, never an error thrown to the consumer.
+  public typealias Failure = Never
+
+  private enum Source: Sendable {
+    /// One async call, run by the consumer that first asks for an element.
+    case call(SingleUseWork<Value, Reason>)
+    /// Outcomes a body yields from a task of its own.
+    case stream(OutcomeBuffer<Element>)
+  }
+
+  private let source: Source
+
+  /// Turns one `async throws(Reason)` call into a stream of exactly one outcome.
+  ///
+  /// The role a `Future` plays in a Combine code base, with the laziness of `Deferred`: the work
+  /// runs when the consumer first asks for an element, inside the consumer's own task (so
+  /// cancelling that task cancels the work), once, even if the stream is iterated again. It runs
+  /// off the main actor even for a consumer on it. A stream dropped unread never starts its work.
+  public static func outcome(of work: @escaping @Sendable () async throws(Reason) -> Value) -> Self {
+    Self(source: .call(SingleUseWork(work)))
+  }
+
+  /// Builds a stream that may yield several outcomes, such as a cached value and then a fresh one.
+  ///
+  /// `body` starts when the stream is created, runs in a task of its own and yields through the
+  /// sink; the stream finishes when `body` returns. Its task is cancelled as soon as the consumer
+  /// stops listening or drops the stream unread.
+  public static func outcomes(
+    _ body: @escaping @Sendable (OutcomeSink<Value, Reason>) async -> Void
+  ) -> Self {
+    let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
+    let task = Task {
+      await body(OutcomeSink(continuation))
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return Self(source: .stream(OutcomeBuffer(stream)))
+  }
+
+  /// An iterator over the outcomes.
+  public func makeAsyncIterator() -> Iterator {
+    switch source {
+    case .call(let work): Iterator(position: .call(work))
+    case .stream(let buffer): Iterator(position: .stream(buffer.reader()))
+    }
+  }
+
+  /// Hands out the outcomes in order, then `nil`.
+  public struct Iterator: AsyncIteratorProtocol {
+    fileprivate enum Position {
+      case call(SingleUseWork<Value, Reason>)
+      case stream(OutcomeBuffer<Element>.Reader)
+      case end
+    }
+
+    fileprivate var position: Position
+
+    /// The next outcome, running or awaiting the work that produces it; `nil` once the stream
+    /// has finished. The consumer stays on its actor while it waits; only the work leaves it.
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
+      switch position {
+      case .call(let single):
+        position = .end
+        guard let work = single.take() else { return nil }
+        // `work` is a nonisolated async function: calling it leaves the caller's actor.
+        do throws(Reason) {
+          return .success(try await work())
+        } catch {
+          return .failure(error)
+        }
+      case .stream(let reader):
+        let element = await reader.next(isolation: actor)
+        if element == nil { position = .end }
+        return element
+      case .end:
+        return nil
+      }
+    }
+
+    /// The same as ``next(isolation:)``, for callers that predate `AsyncIteratorProtocol`'s
+    /// isolated requirement.
+    public mutating func next() async -> Element? {
+      await next(isolation: nil)
+    }
+  }
+}
+
+/// The work of a one-outcome stream, handed out once: a second loop over the same stream must not
+/// run it again.
+private final class SingleUseWork<Value: Sendable, Reason: Error>: Sendable {
+  private let work: @Sendable () async throws(Reason) -> Value
+  private let isTaken = Atomic(false)
+
+  init(_ work: @escaping @Sendable () async throws(Reason) -> Value) {
+    self.work = work
+  }
+
+  func take() -> (@Sendable () async throws(Reason) -> Value)? {
+    isTaken.exchange(true, ordering: .acquiringAndReleasing) ? nil : work
+  }
+}
+
+/// The `AsyncStream` of a several-outcome stream, and one iteration of it, each in a class: the
+/// iterator advances a reader in place, and the enum that holds it keeps a layout known when it is
+/// compiled, which the standard library's types would not give it.
+private final class OutcomeBuffer<Element: Sendable>: Sendable {
+  let stream: AsyncStream<Element>
+
+  init(_ stream: AsyncStream<Element>) {
+    self.stream = stream
+  }
+
+  func reader() -> Reader {
+    Reader(stream.makeAsyncIterator())
+  }
+
+  final class Reader {
+    private var iterator: AsyncStream<Element>.Iterator
+
+    init(_ iterator: AsyncStream<Element>.Iterator) {
+      self.iterator = iterator
+    }
+
+    func next(isolation actor: isolated (any Actor)?) async -> Element? {
+      await iterator.next(isolation: actor)
+    }
+  }
+}

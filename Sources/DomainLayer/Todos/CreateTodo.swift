@@ -15,7 +15,7 @@ public struct CreateTodo: CreateTodoUseCase {
   ///
   /// - Parameter title: the todo's title as typed.
   /// - Returns: a stream of exactly one outcome; stopping to listen cancels the request.
-  public func callAsFunction(title: String) -> OutcomeStream<Todo> {
+  public func callAsFunction(title: String) -> OutcomeStream<Todo, DomainError> {
     .outcome { [repository] () async throws(DomainError) in
       let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
       guard !trimmed.isEmpty else { throw .invalidInput(message: "A todo needs a title.") }

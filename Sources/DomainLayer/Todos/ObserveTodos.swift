@@ -12,7 +12,7 @@ public struct ObserveTodos: ObserveTodosUseCase {
   ///
   /// - Returns: a stream of one or two outcomes that never throws; stopping to listen cancels the
   ///   fetch.
-  public func callAsFunction() -> OutcomeStream<Snapshot<[Todo]>> {
+  public func callAsFunction() -> OutcomeStream<Snapshot<[Todo]>, DomainError> {
     .outcomes { [repository] sink in
       if let cached = repository.cachedTodos() { sink.yield(Snapshot(cached, from: .cache)) }
       do throws(DomainError) {

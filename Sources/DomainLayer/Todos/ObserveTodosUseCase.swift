@@ -2,5 +2,5 @@
 public protocol ObserveTodosUseCase: Sendable {
   /// Yields the cached list at once when there is one, then the fresh list or the failure that
   /// prevented it. The stream never throws, and stopping to listen cancels the fetch.
-  func callAsFunction() -> OutcomeStream<Snapshot<[Todo]>>
+  func callAsFunction() -> OutcomeStream<Snapshot<[Todo]>, DomainError>
 }

@@ -11,7 +11,7 @@ public struct ToggleTodo: ToggleTodoUseCase {
   ///
   /// - Parameter todo: the todo as the screen shows it; its completion decides the new one.
   /// - Returns: a stream of exactly one outcome; stopping to listen cancels the request.
-  public func callAsFunction(_ todo: Todo) -> OutcomeStream<Todo> {
+  public func callAsFunction(_ todo: Todo) -> OutcomeStream<Todo, DomainError> {
     .outcome { [repository] () async throws(DomainError) in
       try await repository.setCompleted(!todo.isCompleted, forTodoWithID: todo.id)
     }

@@ -18,7 +18,7 @@ extension Effects {
   /// it usually cost the main actor one turn, not three.
   @inlinable
   public func follow<Value: Sendable>(
-    _ outcomes: OutcomeStream<Value>,
+    _ outcomes: OutcomeStream<Value, DomainError>,
     onValue: (Value) -> Reaction<F>,
     onFailure: (DomainError) -> Reaction<F>,
     sessionEnd: SessionEnd<F>? = nil

@@ -28,7 +28,7 @@ extension Scenario {
         client.send(endpoint) { continuation.resume(returning: $0) }
       }
       var viaStream: [Result<ArticleWire, NetworkError>] = []
-      for await outcome in OutcomeSequence.outcome(of: { () async throws(NetworkError) in
+      for await outcome in OutcomeStream.outcome(of: { () async throws(NetworkError) in
         try await client.send(endpoint)
       }) {
         viaStream.append(outcome)

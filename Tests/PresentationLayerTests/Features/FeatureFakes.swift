@@ -5,15 +5,15 @@ import LayeredSupport
 /// the call is cancelled, which lets a test hold work "in flight".
 final class Script<Value: Sendable>: Sendable {
   private struct State {
-    var outcomes: [Outcome<Value>?]
+    var outcomes: [Result<Value, DomainError>?]
     var calls = 0
     var cancellations = 0
-    var waiting: [CheckedContinuation<Outcome<Value>, Never>] = []
+    var waiting: [CheckedContinuation<Result<Value, DomainError>, Never>] = []
   }
 
   private let state: Locked<State>
 
-  init(_ outcomes: [Outcome<Value>?]) {
+  init(_ outcomes: [Result<Value, DomainError>?]) {
     state = Locked(State(outcomes: outcomes))
   }
 
@@ -22,17 +22,17 @@ final class Script<Value: Sendable>: Sendable {
   var waitingCount: Int { state.withLock { $0.waiting.count } }
 
   /// Completes the oldest waiting call.
-  func release(_ outcome: Outcome<Value>) {
+  func release(_ outcome: Result<Value, DomainError>) {
     let continuation = state.withLock { $0.waiting.isEmpty ? nil : $0.waiting.removeFirst() }
     continuation?.resume(returning: outcome)
   }
 
   /// The next outcome, waiting for it when the script says so.
-  func next() async -> Outcome<Value> {
-    let scripted: Outcome<Value>?? = state.withLock { state in
+  func next() async -> Result<Value, DomainError> {
+    let scripted: Result<Value, DomainError>?? = state.withLock { state in
       defer { state.calls += 1 }
       guard state.calls < state.outcomes.count else {
-        return .some(Outcome<Value>.failure(DomainError.unexpected(reason: "script ran out")))
+        return .some(Result<Value, DomainError>.failure(DomainError.unexpected(reason: "script ran out")))
       }
       return .some(state.outcomes[state.calls])
     }
@@ -59,7 +59,7 @@ final class Script<Value: Sendable>: Sendable {
 
 struct FakeLogIn: LogInUseCase {
   let script: Script<User>
-  func callAsFunction(username: String, password: String) -> OutcomeStream<User> {
+  func callAsFunction(username: String, password: String) -> OutcomeStream<User, DomainError> {
     .outcomes { sink in sink.yield(await script.next()) }
   }
 }
@@ -67,7 +67,7 @@ struct FakeLogIn: LogInUseCase {
 struct FakeObserveTodos: ObserveTodosUseCase {
   let cached: [Todo]?
   let script: Script<[Todo]>
-  func callAsFunction() -> OutcomeStream<Snapshot<[Todo]>> {
+  func callAsFunction() -> OutcomeStream<Snapshot<[Todo]>, DomainError> {
     .outcomes { sink in
       if let cached { sink.yield(Snapshot(cached, from: .cache)) }
       sink.yield(await script.next().map { Snapshot($0, from: .server) })
@@ -77,14 +77,14 @@ struct FakeObserveTodos: ObserveTodosUseCase {
 
 struct FakeToggleTodo: ToggleTodoUseCase {
   let script: Script<Todo>
-  func callAsFunction(_ todo: Todo) -> OutcomeStream<Todo> {
+  func callAsFunction(_ todo: Todo) -> OutcomeStream<Todo, DomainError> {
     .outcomes { sink in sink.yield(await script.next()) }
   }
 }
 
 struct FakeCreateTodo: CreateTodoUseCase {
   let script: Script<Todo>
-  func callAsFunction(title: String) -> OutcomeStream<Todo> {
+  func callAsFunction(title: String) -> OutcomeStream<Todo, DomainError> {
     .outcomes { sink in sink.yield(await script.next()) }
   }
 }
@@ -128,7 +128,7 @@ private actor SessionSource {
 
 struct FakeLoadArticle: LoadTodaysArticleUseCase {
   let script: Script<Article>
-  func callAsFunction() -> OutcomeStream<Article> {
+  func callAsFunction() -> OutcomeStream<Article, DomainError> {
     .outcomes { sink in sink.yield(await script.next()) }
   }
 }

@@ -7,7 +7,7 @@ import Testing
 @Suite("LoginViewModel", .timeLimit(.minutes(1)))
 @MainActor
 struct LoginViewModelTests {
-  private func store(_ outcomes: [Outcome<User>?]) -> (TestStore<LoginFeature>, Script<User>) {
+  private func store(_ outcomes: [Result<User, DomainError>?]) -> (TestStore<LoginFeature>, Script<User>) {
     let script = Script(outcomes)
     return (
       TestStore(LoginFeature(logIn: FakeLogIn(script: script)), initialState: LoginFeature.State()), script

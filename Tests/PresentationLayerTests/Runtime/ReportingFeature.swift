@@ -7,10 +7,10 @@ import PresentationLayer
 struct ReportingFeature: Feature {
   enum Action: Sendable {
     /// Follows a stream of these outcomes, all yielded at once.
-    case follow([Outcome<Int>])
+    case follow([Result<Int, DomainError>])
     /// Follows the outcomes, then reads the state through the work's effects and applies what
     /// it read.
-    case followThenRead([Outcome<Int>])
+    case followThenRead([Result<Int, DomainError>])
     /// Follows the one outcome of request `"load <n>"` to ``backend``, which answers it with `n`
     /// when the test says so, even once cancelled; `latest` wins.
     case load(Int)
@@ -72,7 +72,7 @@ struct ReportingFeature: Feature {
       let backend = self.backend
       return .run(.latest(.load)) { effects in
         await effects.follow(
-          OutcomeStream<Int>.outcome { () async throws(DomainError) -> Int in
+          OutcomeStream<Int, DomainError>.outcome { () async throws(DomainError) -> Int in
             _ = await backend.respond(to: "load \(value)", honouringCancellation: false)
             return value
           },
@@ -92,9 +92,9 @@ struct ReportingFeature: Feature {
     }
   }
 
-  private static func follow(_ outcomes: [Outcome<Int>], with effects: Effects<Self>) async {
+  private static func follow(_ outcomes: [Result<Int, DomainError>], with effects: Effects<Self>) async {
     await effects.follow(
-      OutcomeStream<Int>.outcomes { sink in
+      OutcomeStream<Int, DomainError>.outcomes { sink in
         for outcome in outcomes { sink.yield(outcome) }
       },
       onValue: { .apply(.got($0)) },

@@ -5,7 +5,7 @@ import Foundation
 public protocol AddCommentUseCase: Sendable {
   /// Adds `body` to the todo with `todoID`. A blank body fails with
   /// `DomainError.invalidInput(message:)` without contacting the server.
-  func callAsFunction(_ body: String, todoID: Int) -> OutcomeStream<TodoComment>
+  func callAsFunction(_ body: String, todoID: Int) -> OutcomeStream<TodoComment, DomainError>
 }
 
 /// Adds a comment through a ``TodoCommentRepository``, after checking the body.
@@ -18,7 +18,7 @@ public struct AddComment: AddCommentUseCase {
   }
 
   /// Adds `body`, trimmed, to the todo with `todoID`; a blank body never reaches the server.
-  public func callAsFunction(_ body: String, todoID: Int) -> OutcomeStream<TodoComment> {
+  public func callAsFunction(_ body: String, todoID: Int) -> OutcomeStream<TodoComment, DomainError> {
     .outcome { [repository] () async throws(DomainError) in
       let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
       guard !trimmed.isEmpty else { throw .invalidInput(message: "A comment needs some words.") }

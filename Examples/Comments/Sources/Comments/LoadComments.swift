@@ -3,7 +3,7 @@ public import DomainLayer
 /// Loads a todo's comments.
 public protocol LoadCommentsUseCase: Sendable {
   /// Yields the comments on the todo with `todoID`, or the failure that prevented it.
-  func callAsFunction(todoID: Int) -> OutcomeStream<[TodoComment]>
+  func callAsFunction(todoID: Int) -> OutcomeStream<[TodoComment], DomainError>
 }
 
 /// Loads a todo's comments from a ``TodoCommentRepository``.
@@ -16,7 +16,7 @@ public struct LoadComments: LoadCommentsUseCase {
   }
 
   /// Yields the comments on the todo with `todoID`, or the failure that prevented it.
-  public func callAsFunction(todoID: Int) -> OutcomeStream<[TodoComment]> {
+  public func callAsFunction(todoID: Int) -> OutcomeStream<[TodoComment], DomainError> {
     .outcome { [repository] () async throws(DomainError) in try await repository.comments(onTodo: todoID) }
   }
 }

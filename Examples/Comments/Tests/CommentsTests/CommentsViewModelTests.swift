@@ -4,15 +4,15 @@ import LayeredTestSupport
 import Testing
 
 private struct FakeLoadComments: LoadCommentsUseCase {
-  var outcome: Outcome<[TodoComment]>
-  func callAsFunction(todoID: Int) -> OutcomeStream<[TodoComment]> {
+  var outcome: Result<[TodoComment], DomainError>
+  func callAsFunction(todoID: Int) -> OutcomeStream<[TodoComment], DomainError> {
     .outcome { [outcome] () async throws(DomainError) in try outcome.get() }
   }
 }
 
 private struct FakeAddComment: AddCommentUseCase {
-  var outcome: Outcome<TodoComment>
-  func callAsFunction(_ body: String, todoID: Int) -> OutcomeStream<TodoComment> {
+  var outcome: Result<TodoComment, DomainError>
+  func callAsFunction(_ body: String, todoID: Int) -> OutcomeStream<TodoComment, DomainError> {
     .outcome { [outcome] () async throws(DomainError) in try outcome.get() }
   }
 }
