@@ -27,12 +27,16 @@ let package = Package(
   targets: [
     // Package-internal: one copy of what several layers need (a lock, a broadcaster). No product
     // exposes it and its declarations are `package`, so it adds no arrow an app can see.
-    .target(name: "LayeredSupport", swiftSettings: strictSettings),
+    .target(name: "LayeredSupport", exclude: ["README.md"], swiftSettings: strictSettings),
     .target(name: "DomainLayer", swiftSettings: strictSettings),
-    .target(name: "NetworkLayer", dependencies: ["LayeredSupport"], swiftSettings: strictSettings),
+    .target(
+      name: "NetworkLayer", dependencies: ["LayeredSupport"], exclude: ["Internal/README.md"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "DataLayer",
       dependencies: ["DomainLayer", "NetworkLayer", "LayeredSupport"],
+      exclude: ["Internal/README.md"],
       swiftSettings: strictSettings
     ),
     .target(

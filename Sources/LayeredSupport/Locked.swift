@@ -15,16 +15,11 @@
 ///
 /// Copies share one value and one lock, as references to one object would: the value and the
 /// mutex live together in a single heap object, so making a lock costs one allocation, not two.
-/// A client call makes several locks of its own (the transfer, the deadline race, the call
-/// scope), and a mutex allocated apart from its owner was one more `malloc` and `free` each.
 ///
 /// Every module of this package uses this one copy. It is `public`, unlike the rest of this
 /// module, only so that `init` and `withLock` can be `@inlinable`: the other modules then run
-/// them specialised for their own values. A `package` function's body is not handed to other
-/// modules unless the whole package is built with cross-module optimisation, and unspecialised,
-/// every call went through its value's run-time metadata (about 2,000 instructions of a view
-/// model's action, a dozen calls). Apps still never see it: no product contains this module, so
-/// no app can declare a dependency on it.
+/// them specialised for their own values, which the performance article shows pays. Apps still
+/// never see it: no product contains this module, so no app can declare a dependency on it.
 public struct Locked<Value>: @unchecked Sendable {
   // @unchecked: the value is only touched inside `withLock`, between lock and unlock.
   @usableFromInline let storage: LockedStorage<Value>
@@ -75,8 +70,8 @@ public struct Locked<Value>: @unchecked Sendable {
 /// The heap object behind ``Locked``: the value as the header, the mutex in the elements.
 ///
 /// The elements are words, not a `pthread_mutex_t`, because the C type cannot appear in this
-/// module's interface without every importing module loading the C library's module to compile
-/// (about seven seconds more for a clean build of the package); only this file's internal code
+/// module's interface without every importing module loading the C library's module to compile,
+/// which slows every clean build of the package; only this file's internal code
 /// sees them as a mutex. Public only because ``Locked``'s inlinable code names it.
 public final class LockedStorage<Value>: ManagedBuffer<Value, UInt64> {
   deinit {

@@ -1,7 +1,7 @@
 public import DomainLayer
 import Foundation
 
-extension ArticleDTO {
+extension ArticleDTO: DomainConvertible {
   /// The domain value, or `DomainError.invalidData(reason:)` when the date is not ISO 8601 or a
   /// field breaks one of `Article`'s invariants.
   public func toDomain() throws(DomainError) -> Article {

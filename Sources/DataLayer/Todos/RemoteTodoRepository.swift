@@ -23,10 +23,7 @@ public struct RemoteTodoRepository: TodoRepository {
   /// - Throws: the `DomainError` for the network failure, or `DomainError.invalidData(reason:)`
   ///   when any todo breaks an invariant; the cache is then left as it was.
   public func todos() async throws(DomainError) -> [Todo] {
-    let todos = try await client.sendTranslatingErrors(TodoEndpoints.list).map {
-      (dto: TodoDTO) throws(DomainError) -> Todo in
-      try dto.toDomain()
-    }
+    let todos = try await client.sendTranslatingErrors(TodoEndpoints.list).toDomain()
     cache.save(todos)
     return todos
   }

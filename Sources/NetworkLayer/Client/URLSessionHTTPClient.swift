@@ -94,8 +94,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   ///   calling task is cancelled, or the error of the last failed attempt (or the one an
   ///   interceptor chose).
   public func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
-    // Numbering and timing a call are for monitors; without one they are not worth a lock.
-    let call = monitors.isEmpty ? nil : Call.start(monitors: monitors)
+    let call = monitors.isEmpty ? nil : MonitoredCall.start(monitors: monitors)
     let deadline = endpoint.deadline.map(DeadlineLength.init) ?? defaultDeadline
     let scope = CallScope()
     // Ended before the first attempt is built, so nothing is sent and monitors see the call fail.
@@ -103,35 +102,29 @@ public struct URLSessionHTTPClient: HTTPClient {
     let timer = DeadlineTimer.start(after: deadline, on: clock) { scope.end(.timeout) }
     // Released as soon as the call ends, not when the deadline would have passed.
     defer { timer.cancel() }
-    // The value comes back as the operation's result and a failure as its error, not as a
-    // `Result` of the caller's type, whose metadata this generic code would look up at run time
-    // on every call. The operation throws untyped, as `withTaskCancellationHandler` rethrows:
-    // a typed one would be wrapped in a conversion that costs more than the look-up.
-    let value: Response
-    do {
-      value = try await withTaskCancellationHandler { () async throws -> Response in
-        let value: Response
-        do throws(NetworkError) {
-          value = try await perform(
-            endpoint, call: call, transportTimeout: deadline.transportTimeout, scope: scope)
-        } catch {
-          throw scope.close() ?? error
-        }
+    var outcome = await withTaskCancellationHandler {
+      () async -> Result<Response, NetworkError> in
+      do throws(NetworkError) {
+        let value = try await perform(
+          endpoint, call: call, transportTimeout: deadline.transportTimeout, scope: scope)
         // Whichever came first wins: the value, or the deadline that fired while it was decoded.
-        if let reason = scope.close() { throw reason }
-        return value
-      } onCancel: {
-        scope.end(.cancelled)
+        return scope.close().map { .failure($0) } ?? .success(value)
+      } catch {
+        return .failure(scope.close() ?? error)
       }
-    } catch {
-      // The caller's cancellation wins over whatever the cancelled work reported. The operation
-      // throws nothing but `NetworkError`s, so the cast always succeeds.
-      let failure = Task.isCancelled ? .cancelled : (error as? NetworkError ?? .cancelled)
+    } onCancel: {
+      scope.end(.cancelled)
+    }
+    // The caller's cancellation wins over whatever the cancelled work reported.
+    if Task.isCancelled, case .failure = outcome { outcome = .failure(.cancelled) }
+    switch outcome {
+    case .success(let value):
+      call?.succeeded(endpoint)
+      return value
+    case .failure(let failure):
       call?.failed(endpoint, with: failure)
       throw failure
     }
-    call?.succeeded(endpoint)
-    return value
   }
 
   /// Runs attempts until one succeeds or the interceptors stop retrying.
@@ -140,7 +133,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   /// goes through `scope`, which ends that wait at once at the deadline or on cancellation.
   private func perform<Response>(
     _ endpoint: Endpoint<Response>,
-    call: Call?,
+    call: MonitoredCall?,
     transportTimeout: TimeInterval,
     scope: CallScope
   ) async throws(NetworkError) -> Response {
@@ -150,8 +143,6 @@ public struct URLSessionHTTPClient: HTTPClient {
       try Self.ensureOpen(scope)
       var request = try builder.makeRequest(for: endpoint)
       request.timeoutInterval = transportTimeout
-      // Set while the request is not yet shared, so the transport need not change it later,
-      // which would copy the whole request object underneath.
       request.httpShouldHandleCookies = transport.sendsCookies
       if !interceptors.isEmpty {
         request = try await adapt(request, for: endpoint, attempt: attempt, failures: failures, scope: scope)
@@ -185,13 +176,12 @@ public struct URLSessionHTTPClient: HTTPClient {
 
   /// Returns once the attempt that failed with `failure` may be repeated, having waited for the
   /// retry's delay; throws the error the call ends with otherwise.
-  @inline(never)
   private func prepareRetry<Response>(
     after failure: AttemptFailure,
     for endpoint: Endpoint<Response>,
     attempt: Int,
     failures: inout [NetworkError],
-    call: Call?,
+    call: MonitoredCall?,
     scope: CallScope
   ) async throws(NetworkError) {
     try Self.ensureOpen(scope)
@@ -218,15 +208,8 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
   }
 
-  // `adapt`, `prepareRetry` and `pause` are never inlined into `perform`, and the first two build
-  // the interceptors' context themselves: what an async function holds stays in its task's
-  // allocator while it runs, and values of the Concurrency library's types, whose sizes are
-  // known only at run time, are allocated on every entry, whether or not the branch that uses
-  // them runs. Most calls have no interceptor and never retry.
-
   /// `request` as every interceptor has adapted it, in order, checked again for what may not go
   /// on the wire.
-  @inline(never)
   private func adapt<Response>(
     _ request: URLRequest,
     for endpoint: Endpoint<Response>,
@@ -251,7 +234,6 @@ public struct URLSessionHTTPClient: HTTPClient {
   /// A delay comes from an interceptor, and through `RetryPolicy` from a server's `Retry-After`,
   /// so it may be longer than `ContinuousClock` can count, which traps. No wait needs to be
   /// longer than the longest deadline: the call's own deadline ends it first.
-  @inline(never)
   private func pause(for delay: Duration, scope: CallScope) async throws(NetworkError) {
     let clock = self.clock
     let delay = min(delay, DeadlineLength.longest)
@@ -287,106 +269,4 @@ public struct URLSessionHTTPClient: HTTPClient {
   }
 
   private static let attemptLimit = 100
-}
-
-extension URLSessionHTTPClient {
-  /// One call as its monitors see it: its number, its timing, the latest attempt's summary, and
-  /// the events it reports. Made only when there are monitors.
-  ///
-  /// The client's async code reaches the monitors only through these methods, and none of them
-  /// is inlined into it. An async function keeps its values in its task's allocator for as long
-  /// as it runs: the events and summaries built there (with the interceptors' and the retry's
-  /// waits, now in functions of their own) made `perform`'s frame 2.9 KB, which a task that sends
-  /// one request (a view model's work) had to allocate slabs for on every call, monitor or not.
-  /// And a `ContinuousClock.Instant`, whose size is known only at run time, would be allocated on
-  /// every call as well; times are kept here as `Duration`s since the start.
-  private final class Call: Sendable {
-    private struct State {
-      var summary: RequestSummary?
-      /// When the latest attempt was sent, since the call's start.
-      var sentAt = Duration.zero
-    }
-
-    private let id: Int
-    private let started: ContinuousClock.Instant
-    private let monitors: [any NetworkEventMonitor]
-    private let state = Locked(State())
-
-    private init(id: Int, started: ContinuousClock.Instant, monitors: [any NetworkEventMonitor]) {
-      self.id = id
-      self.started = started
-      self.monitors = monitors
-    }
-
-    /// A call that starts now, with the next number.
-    @inline(never)
-    static func start(monitors: [any NetworkEventMonitor]) -> Call {
-      Call(id: CallCounter.next(), started: .now, monitors: monitors)
-    }
-
-    /// Reports attempt number `attempt`, about to send `request`. Redacting the request costs
-    /// microseconds, which is why a call without monitors has no `Call`.
-    @inline(never)
-    func attemptStarted(_ attempt: Int, request: URLRequest) {
-      let summary = RequestSummary(callID: id, attempt: attempt, request: request)
-      let elapsed = elapsed
-      state.withLock { state in
-        state.summary = summary
-        state.sentAt = elapsed
-      }
-      report(.requestStarted(summary))
-    }
-
-    @inline(never)
-    func responseReceived(_ response: HTTPURLResponse, bodyByteCount: Int) {
-      let (summary, sentAt) = state.withLock { ($0.summary, $0.sentAt) }
-      guard let summary else { return }
-      report(
-        .responseReceived(
-          summary, status: response.statusCode, bodyByteCount: bodyByteCount, duration: elapsed - sentAt))
-    }
-
-    @inline(never)
-    func retrying(after reason: NetworkError, delay: Duration) {
-      guard let summary = state.withLock({ $0.summary }) else { return }
-      report(.retrying(summary, reason: reason, delay: delay))
-    }
-
-    @inline(never)
-    func succeeded<Response>(_ endpoint: Endpoint<Response>) {
-      report(.succeeded(latestSummary(endpoint), duration: elapsed))
-    }
-
-    @inline(never)
-    func failed<Response>(_ endpoint: Endpoint<Response>, with failure: NetworkError) {
-      report(.failed(latestSummary(endpoint), failure, duration: elapsed))
-    }
-
-    private var elapsed: Duration {
-      ContinuousClock.now - started
-    }
-
-    /// The latest attempt's summary or, for a call that failed before its first attempt was
-    /// built, one made from the endpoint.
-    private func latestSummary<Response>(_ endpoint: Endpoint<Response>) -> RequestSummary {
-      state.withLock { $0.summary }
-        ?? RequestSummary(callID: id, attempt: 0, method: endpoint.method.rawValue, path: endpoint.path)
-    }
-
-    private func report(_ event: NetworkEvent) {
-      for monitor in monitors { monitor.record(event) }
-    }
-  }
-
-  /// Numbers calls so that every attempt of one call can be grouped in logs.
-  private enum CallCounter {
-    private static let counter = Locked(0)
-
-    static func next() -> Int {
-      counter.withLock { value in
-        value += 1
-        return value
-      }
-    }
-  }
 }

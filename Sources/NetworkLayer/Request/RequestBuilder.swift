@@ -31,11 +31,9 @@ public struct RequestBuilder: Sendable {
   /// The URL every endpoint path is appended to.
   public let baseURL: URL
 
-  /// The base URL taken apart once, so that a request is a string concatenation and at most one
-  /// `URL(string:)` (see `recentURLs`) instead of a `URLComponents` round trip; `nil` when it is
-  /// not http(s).
+  /// The base URL taken apart once, so that a request is a string concatenation and one
+  /// `URL(string:)`; `nil` when it is not http(s).
   private let base: BaseParts?
-  private let recentURLs = RecentURLs()
 
   /// Creates a builder for endpoints below `baseURL`.
   public init(baseURL: URL) {
@@ -69,7 +67,7 @@ public struct RequestBuilder: Sendable {
       text += fragment
     }
 
-    guard let url = recentURLs.url(for: text) else {
+    guard let url = URL(string: text) else {
       throw .invalidURL("could not form a URL for path \(endpoint.path)")
     }
 

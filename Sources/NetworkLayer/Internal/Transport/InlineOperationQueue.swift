@@ -4,8 +4,8 @@ import Foundation
 ///
 /// swift-corelibs-foundation delivers each delegate callback by adding an operation to the
 /// session's delegate queue; on any real queue that is a thread wake-up per callback, three or
-/// more a request, which made the delegate-based transport cost 1.6× the time of `data(for:)`
-/// (whose completion handler Foundation calls inline). With this queue the callbacks run on
+/// more a request, where `data(for:)` has its completion handler called inline (the performance
+/// article has the cost). With this queue the callbacks run on
 /// Foundation's own work queue, as `data(for:)`'s does, and a request costs what `data(for:)`
 /// costs.
 ///

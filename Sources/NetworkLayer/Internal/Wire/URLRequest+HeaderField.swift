@@ -10,8 +10,8 @@ extension URLRequest {
   /// a name already written as it would store it ("Accept", "Authorization", "Content-Type").
   ///
   /// On swift-corelibs-foundation `setValue(_:forHTTPHeaderField:)` title-cases the name and
-  /// compares it with each field through `NSString`: about 10,000 instructions a call, more than
-  /// the rest of building a request. This edits the fields directly.
+  /// compares it with each field through `NSString`, which costs more than the rest of building a
+  /// request (see the performance article). This edits the fields directly.
   mutating func setCanonicalHeaderField(_ name: String, to value: String?) {
     var fields = allHTTPHeaderFields ?? [:]
     for key in fields.keys.filter({ HeaderSyntax.sameName($0, name) }) {

@@ -6,24 +6,18 @@ import Foundation
 ///
 /// On swift-corelibs-foundation, creating a task, resuming it and cancelling it each wait
 /// (`sync`) for a serial work queue that runs libcurl, and so do the completion handlers that
-/// cancel a task. Every session's work queue targets one serial queue: measured here, a second
-/// session could not even create a task while a first session's `URLProtocol` held its own. While
-/// a body streams in as fast as libcurl can take it (a large download over a fast link, a server
-/// that floods), that queue stays busy for as long as the body lasts, and every such call waits
-/// with it. Measured with bodies flooding in over loopback: creating a task waited up to 1.3 s,
-/// resuming one 0.6 s, cancelling one 1 s. On Swift's cooperative pool, which has as many
-/// threads as the machine has cores, a few such waits stop every task of the process: with eight
-/// floods, calls whose 300 ms deadline had passed returned after 2.6 s, and two cancelled calls'
-/// waits on the global queue held up two other calls by half a second. A serial queue of its own
-/// instead gets a thread of its own from libdispatch, however many threads are waiting
-/// elsewhere. Tasks start on sixteen such queues, each session on one of them (see
-/// ``startLane()``), and cancels on sixteen others (see ``runApart(_:)``).
+/// cancel a task. Every session's work queue targets one serial queue, which stays busy for as
+/// long as a body streams in as fast as libcurl can take it (a large download, a server that
+/// floods), and every such call waits with it. On Swift's cooperative pool, which has as many
+/// threads as the machine has cores, a few such waits stop every task of the process, deadlines
+/// included. A serial queue of its own instead gets a thread of its own from libdispatch,
+/// however many threads are waiting elsewhere. Tasks start on sixteen such queues, each session
+/// on one of them (see ``startLane()``), and cancels on sixteen others (see ``runApart(_:)``).
+/// The performance article has the waits that were measured.
 ///
 /// A task that is the only live one of every client in the process is started on the caller's
-/// thread all the same: a hop to a start lane costs each request one more thread wake-up (1.85
-/// context switches a request more in the client benchmark), and with nothing of the clients' in
-/// flight the work queue is idle, unless a session outside this package is receiving a body,
-/// which would hold raw URLSession's calls just the same.
+/// thread all the same: with nothing of the clients' in flight the work queue is idle, and a hop
+/// to a start lane would cost each request a thread wake-up.
 final class SessionCallQueues: @unchecked Sendable {
   // @unchecked: the variables are only touched while holding `condition`.
 
@@ -58,15 +52,12 @@ final class SessionCallQueues: @unchecked Sendable {
   /// Not on the thread that needs it made: a delegate callback runs on the work queue itself
   /// (see ``InlineOperationQueue``), where such a call would wait for itself, and cancelling a
   /// task from inside a cancellation handler can deadlock on swift-corelibs-foundation (issue
-  /// 5412). Nor on the lanes that start tasks: cancelling a task whose body floods in waited for
-  /// the rest of the flood (1 s against the sample API's 1 GiB cap), where creating or resuming
-  /// another task beside it waited tens of milliseconds, and every start queued behind the
-  /// cancel would have waited the whole second. Nobody waits for a cancel: the call it belongs
-  /// to has already ended. Nor on one queue: a cancel that waits a second for its flood would
-  /// hold up every other cancel, and the closing of their connections with it. Nor on a queue
-  /// made for each cancel: 10,000 cancels at once took every thread libdispatch would make, 255,
-  /// each waiting for the work queue, which then had no thread left to run on, and the process
-  /// hung.
+  /// 5412). Nor on the lanes that start tasks: cancelling a task whose body floods in waits for
+  /// the rest of the flood, and every start queued behind it would wait as long. Nobody waits for
+  /// a cancel: the call it belongs to has already ended. Nor on one queue: a cancel that waits for
+  /// its flood would hold up every other cancel. Nor on a queue made for each cancel: thousands of
+  /// cancels at once take every thread libdispatch will make, each waiting for the work queue,
+  /// which then has no thread left to run on, and the process hangs.
   func runApart(_ call: @escaping @Sendable () -> Void) {
     condition.lock()
     let lane = cancelLanes[nextCancelLane]
@@ -106,11 +97,10 @@ final class SessionCallQueues: @unchecked Sendable {
   /// A serial queue for a new session to start its tasks on, when they do not start on their
   /// caller's thread.
   ///
-  /// One of sixteen, in turn: a session's burst of a thousand requests then holds up the starts
-  /// of the few sessions on its own queue only, and however many sessions there are, at most
-  /// sixteen threads wait for the work queue to start tasks. A queue for each session let 300
-  /// clients, made one for each request while the work queue was held, take every thread
-  /// libdispatch makes, and hang the process as cancels on queues of their own did (see
+  /// One of sixteen, in turn: a session's burst of requests then holds up the starts of the few
+  /// sessions on its own queue only, and however many sessions there are, at most sixteen threads
+  /// wait for the work queue to start tasks. A queue for each session would let many clients take
+  /// every thread libdispatch makes, as cancels on queues of their own would (see
   /// ``runApart(_:)``).
   func startLane() -> DispatchQueue {
     condition.lock()

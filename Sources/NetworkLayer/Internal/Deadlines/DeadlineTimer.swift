@@ -4,10 +4,10 @@ import LayeredSupport
 /// A one-shot timer that can be cancelled, and that lets go of everything it holds when it is.
 ///
 /// On `ContinuousClock` (every real client) it is an entry in the process's one
-/// ``DeadlineSchedule``: cancelling it removes the entry at once. A cancelled `Task.sleep` or `clock.sleep` would instead keep about
-/// 720 bytes alive until its original deadline, so a client with a 60 s default deadline would
-/// hold on to every finished call's timer for a minute. Any other clock (a test's manual clock)
-/// is slept on in a task, which cancelling ends.
+/// ``DeadlineSchedule``: cancelling it removes the entry at once. A cancelled `Task.sleep` or
+/// `clock.sleep` would instead keep its memory until its original deadline, so a client with a
+/// long default deadline would hold on to every finished call's timer until then. Any other clock
+/// (a test's manual clock) is slept on in a task, which cancelling ends.
 struct DeadlineTimer: Sendable {
   private let stop: @Sendable () -> Void
 
@@ -17,7 +17,6 @@ struct DeadlineTimer: Sendable {
     on clock: any Clock<Duration>,
     fire: @escaping @Sendable () -> Void
   ) -> DeadlineTimer {
-    // A comparison of metadata: `is` would be a dynamic cast of the existential on every call.
     if type(of: clock) == ContinuousClock.self {
       let schedule = DeadlineSchedule.shared
       let id = schedule.add(at: .now() + length.dispatchInterval, fire: fire)

@@ -15,11 +15,11 @@ import LayeredSupport
 ///   more than the limit of body, whatever the server sends. The data task is cancelled at the
 ///   same moment, but on Linux the connection closes only when swift-corelibs-foundation gets to
 ///   that cancel: it ignores a `.cancel` response disposition, and queues the cancel behind the
-///   reads of a socket that stays readable, so a flooding server may write hundreds of megabytes
-///   more. Those are read and discarded chunk by chunk, never stored: against an unthrottled
-///   flood over loopback the process grew by about the limit (under 4.1 MiB for a 4 MiB limit)
-///   while the server wrote up to 589 MiB more. Below the limit the body is held whole until
-///   the response ends or the call's deadline passes, so the limit is what bounds memory;
+///   reads of a socket that stays readable, so a flooding server may write much more. That is
+///   read and discarded chunk by chunk, never stored, so the process grows by about the limit
+///   whatever the server writes (the performance article has the measurement). Below the limit
+///   the body is held whole until the response ends or the call's deadline passes, so the limit
+///   is what bounds memory;
 /// - an authentication challenge (`WWW-Authenticate: Basic`, `Digest`, or any other scheme) is
 ///   answered by delivering the 401 response itself, at once. Left to swift-corelibs-foundation,
 ///   such a 401 never completes (issue 5456), so the auth interceptor would never see it;

@@ -18,7 +18,7 @@ enum ResponseFraming {
   /// `Content-Length`, or a valid one.
   static func isTrustworthy(_ response: HTTPURLResponse) -> Bool {
     // Foundation has already read a field that is one number, and every response carries its
-    // result; only a field it could not read costs a look-up (several hundred instructions).
+    // result; only a field it could not read is looked at again.
     // Its reading also takes a sign, so `+5` passes: a length every reader takes as 5.
     if response.expectedContentLength >= 0 { return true }
     guard let field = response.value(forHTTPHeaderField: "Content-Length") else { return true }
