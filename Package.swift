@@ -42,6 +42,7 @@ let package = Package(
     .target(
       name: "PresentationLayer",
       dependencies: ["DomainLayer", "LayeredSupport"],
+      exclude: ["Runtime/Internal/README.md"],
       swiftSettings: strictSettings
     ),
     .target(

@@ -2,7 +2,7 @@
 /// the view model.
 ///
 /// It holds the view model weakly, so work that outlives the screen keeps nothing alive. Each
-/// call hops to the main actor (``follow(_:onValue:onFailure:sessionEnd:)`` hands its outcomes
+/// call hops to the main actor (``follow(_:onValue:onFailure:)`` hands its outcomes
 /// over without waiting, to be delivered there in order before anything the work does next
 /// through these effects), where the view model decides whether the work is still live: once
 /// the work has ended (returned, been superseded or cancelled) or the view model is gone,
@@ -10,14 +10,8 @@
 /// overwrite the state left by the work that replaced it, even if the operation never checks for
 /// cancellation.
 public struct Effects<F: Feature>: Sendable {
-  @usableFromInline weak let viewModel: ViewModel<F>?
-  @usableFromInline let workID: Int
-
-  @usableFromInline
-  init(viewModel: ViewModel<F>, workID: Int) {
-    self.viewModel = viewModel
-    self.workID = workID
-  }
+  weak let viewModel: ViewModel<F>?
+  let workID: Int
 
   /// Folds `effect` into the state and publishes the result, if it differs, to every observer;
   /// ignored once this work has ended or the view model is gone.
@@ -43,32 +37,21 @@ public struct Effects<F: Feature>: Sendable {
     viewModel?.stateAfterReports()
   }
 
-  /// Hands `reaction` (and then `end`) to the view model without waiting for the main actor:
-  /// they are applied there in order, before anything this work applies, emits or reads later.
-  ///
-  /// Inlinable, with ``follow(_:onValue:onFailure:sessionEnd:)``, so that the closure that
-  /// applies them is built specialised in the feature's module.
-  ///
-  /// The closure captures these effects, whose reference to the view model is a `weak let`,
-  /// rather than the view model through `[weak viewModel]`: a capture-list `weak` is a variable,
-  /// which the closure keeps in a heap box of its own, one more allocation for every outcome.
-  @inlinable
-  func report(_ reaction: Reaction<F>, then end: SessionEnd<F>?) {
+  /// Hands `reaction` to the view model without waiting for the main actor: it is applied there,
+  /// in order, before anything this work applies, emits or reads later.
+  func report(_ reaction: Reaction<F>) {
     guard let owner = viewModel else { return }
-    owner.post(
-      .reaction { [self] in
-        guard let viewModel else { return }
-        viewModel.reduce(reaction.effect, fromWork: workID)
-        if let event = reaction.event { viewModel.broadcast(event, fromWork: workID) }
-        if let end, viewModel.reduce(end.effect, fromWork: workID) {
-          viewModel.broadcast(end.event, fromWork: workID)
-        }
-      })
+    owner.post(.reaction { [self] in apply(reaction) })
   }
 
-  /// Tells the view model that the operation has returned, after everything it reported.
-  @usableFromInline
-  func operationReturned() {
-    viewModel?.post(.returned(work: workID))
+  /// Applies `reaction`, then its follow-ups, if the view model is still there.
+  @MainActor
+  func apply(_ reaction: Reaction<F>) {
+    guard let viewModel else { return }
+    let changed = viewModel.reduce(reaction.effect, fromWork: workID)
+    if let event = reaction.event, changed || !reaction.emitsOnlyOnChange {
+      viewModel.broadcast(event, fromWork: workID)
+    }
+    for next in reaction.followUps { apply(next) }
   }
 }

@@ -1,27 +1,35 @@
 /// What a feature does with one outcome of a use case: a side effect to apply, and optionally an
 /// event to emit right after it, in the same turn of the main actor.
 public struct Reaction<F: Feature>: Sendable {
-  @usableFromInline let effect: F.SideEffect
-  @usableFromInline let event: F.Event?
+  let effect: F.SideEffect
+  let event: F.Event?
+  /// Whether ``event`` is emitted only when ``effect`` changed the state.
+  let emitsOnlyOnChange: Bool
+  /// The reactions applied after this one, in order.
+  let followUps: [Reaction]
+
+  private init(effect: F.SideEffect, event: F.Event?, emitsOnlyOnChange: Bool, followUps: [Reaction]) {
+    self.effect = effect
+    self.event = event
+    self.emitsOnlyOnChange = emitsOnlyOnChange
+    self.followUps = followUps
+  }
 
   /// Applies `effect`, then emits `event` if there is one.
   public static func apply(_ effect: F.SideEffect, emitting event: F.Event? = nil) -> Self {
-    Self(effect: effect, event: event)
+    Self(effect: effect, event: event, emitsOnlyOnChange: false, followUps: [])
   }
-}
 
-/// How a screen reacts when the session ends: a side effect that records it in the state, and the
-/// event (typically "go to sign-in") emitted when that side effect changes the state.
-///
-/// Because the event goes with the state change, a screen that learns of the end twice (a failed
-/// request and the session watch) emits it once.
-public struct SessionEnd<F: Feature>: Sendable {
-  @usableFromInline let effect: F.SideEffect
-  @usableFromInline let event: F.Event
+  /// Applies `effect`, then emits `event` only if `effect` changed the state.
+  ///
+  /// However many pieces of work react this way to the same thing (every request that learns the
+  /// session has ended, say), the event is emitted once: only the first changes the state.
+  public static func apply(_ effect: F.SideEffect, emittingOnChange event: F.Event) -> Self {
+    Self(effect: effect, event: event, emitsOnlyOnChange: true, followUps: [])
+  }
 
-  /// Records the end with `effect`; emits `event` the first time `effect` changes the state.
-  public init(recordedBy effect: F.SideEffect, announcedBy event: F.Event) {
-    self.effect = effect
-    self.event = event
+  /// This reaction, then `next`, in the same turn of the main actor.
+  public func then(_ next: Self) -> Self {
+    Self(effect: effect, event: event, emitsOnlyOnChange: emitsOnlyOnChange, followUps: followUps + [next])
   }
 }

@@ -76,8 +76,6 @@ public struct TodoListFeature: Feature {
     case create
   }
 
-  private static let sessionEnd = SessionEnd<Self>(recordedBy: .sessionEnded, announcedBy: .sessionEnded)
-
   private let observeTodos: any ObserveTodosUseCase
   private let toggleTodo: any ToggleTodoUseCase
   private let createTodo: any CreateTodoUseCase
@@ -111,8 +109,7 @@ public struct TodoListFeature: Feature {
         await effects.follow(
           toggleTodo(todo),
           onValue: { .apply(.toggleConfirmed($0)) },
-          onFailure: { .apply(.toggleFailed(id: id, message: $0.message)) },
-          sessionEnd: Self.sessionEnd
+          onFailure: { Self.failed($0, .toggleFailed(id: id, message: $0.message)) }
         )
       }
     case .newTitleChanged(let title):
@@ -124,8 +121,7 @@ public struct TodoListFeature: Feature {
         await effects.follow(
           createTodo(title: title),
           onValue: { .apply(.created($0)) },
-          onFailure: { .apply(.createFailed(message: $0.message)) },
-          sessionEnd: Self.sessionEnd
+          onFailure: { Self.failed($0, .createFailed(message: $0.message)) }
         )
       }
     }
@@ -137,8 +133,7 @@ public struct TodoListFeature: Feature {
       await effects.follow(
         observeTodos(),
         onValue: { .apply(.listReceived($0.value, isFresh: $0.source == .server)) },
-        onFailure: { .apply(.loadFailed(message: $0.message)) },
-        sessionEnd: Self.sessionEnd
+        onFailure: { Self.failed($0, .loadFailed(message: $0.message)) }
       )
     }
   }
@@ -147,9 +142,18 @@ public struct TodoListFeature: Feature {
     let observeSession = self.observeSession
     return .watch(.latest(.session)) { effects in
       for await session in observeSession() where session == .expired {
-        await effects.endSession(Self.sessionEnd)
+        await MainActor.run {
+          if effects.apply(.sessionEnded) { effects.emit(.sessionEnded) }
+        }
       }
     }
+  }
+
+  /// How the screen reacts to a failed request: `effect`, and when the session has expired, the
+  /// session's end, announced once however many requests (and the session watch) learn of it.
+  private static func failed(_ error: DomainError, _ effect: SideEffect) -> Reaction<Self> {
+    guard error == .sessionExpired else { return .apply(effect) }
+    return .apply(effect).then(.apply(.sessionEnded, emittingOnChange: .sessionEnded))
   }
 
   /// Folds one side effect into the screen's state.

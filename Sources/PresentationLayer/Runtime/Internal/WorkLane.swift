@@ -4,8 +4,7 @@
 /// Made where the plan is built, in the feature's module and specialised for its lane type, where
 /// putting the lane into an existential involves no run-time look-up. An `AnyHashable` would be
 /// built by the view model's unspecialised code instead, and checks through dynamic casts whether
-/// the lane has a custom representation: about 1,500 instructions more on every action that
-/// schedules work. Nothing is hashed: the ledger only compares lanes, and only with those of live
+/// the lane has a custom representation, on every action that schedules work. Nothing is hashed: the ledger only compares lanes, and only with those of live
 /// work.
 @usableFromInline
 struct WorkLane: Sendable, Equatable {

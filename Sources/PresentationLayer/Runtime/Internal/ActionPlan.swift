@@ -48,9 +48,7 @@ public struct ActionPlan<F: Feature>: Sendable {
         // The closure is nonisolated, so it runs on the global executor all the same.
         // Not `Task.immediate`, which runs the operation on the sending thread (a screen's main
         // thread) until it first suspends, and on past that point when its answer is already
-        // there: tried, the main queue decoded 25,195 of the about 45,000 requests the stack
-        // benchmark's view models made over its in-process transport, and over a socket no
-        // request got faster.
+        // there: the main thread would decode responses (see the performance article).
         return Task(priority: priority) {
           // Work superseded before its Task got going never starts.
           if !Task.isCancelled { await operation(effects) }
@@ -68,8 +66,7 @@ public struct ActionPlan<F: Feature>: Sendable {
 
   /// Whether ``work`` holds any.
   // Read by the view model's generic code before it touches the array: any use of the array there
-  // looks `Work`'s metadata up at run time, which was a fifth of what sending an action without
-  // work cost.
+  // looks `Work`'s metadata up at run time.
   @usableFromInline let hasWork: Bool
 
   // Inlinable, as the factories below are: a feature's module then builds its plans specialised
