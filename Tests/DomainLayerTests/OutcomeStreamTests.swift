@@ -15,7 +15,9 @@ struct OutcomeStreamTests {
 
   @Test("a thrown error arrives as an element, so the consumer's loop is not ended by it")
   func failureIsAnElement() async {
-    let stream = OutcomeStream<Int, DomainError>.outcome { () async throws(DomainError) -> Int in throw .offline }
+    let stream = OutcomeStream<Int, DomainError>.outcome { () async throws(DomainError) -> Int in
+      throw .offline
+    }
     var received: [Result<Int, DomainError>] = []
     for await outcome in stream { received.append(outcome) }
     #expect(received == [.failure(.offline)])
@@ -124,7 +126,8 @@ struct OutcomeStreamTests {
 /// `started`, and returns what the work then reports through `cancelled`, with how many outcomes
 /// the consumer had received when its loop ended.
 private func cancelConsumer(
-  of stream: OutcomeStream<Int, DomainError>, once started: AsyncStream<Void>, reading cancelled: AsyncStream<Bool>
+  of stream: OutcomeStream<Int, DomainError>, once started: AsyncStream<Void>,
+  reading cancelled: AsyncStream<Bool>
 ) async -> (sawCancellation: Bool?, received: Int) {
   let consumer = Task {
     var received = 0

@@ -22,7 +22,7 @@ public struct HTTPBody: Sendable {
   public static func form(_ fields: [URLQueryItem]) -> HTTPBody {
     HTTPBody(contentType: "application/x-www-form-urlencoded") { () throws(NetworkError) in
       var text = ""
-      RequestBuilder.append(fields, formEncodedTo: &text)
+      PercentEncoding.append(fields, formEncodedTo: &text)
       return Data(text.utf8)
     }
   }

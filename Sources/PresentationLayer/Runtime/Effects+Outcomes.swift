@@ -13,7 +13,6 @@ extension Effects {
   /// in order, before anything this work later applies, emits or reads through these effects,
   /// and before its end is recorded. So a stream's outcome and the end of the work that followed
   /// it usually cost the main actor one turn, not three.
-
   public func follow<Value: Sendable>(
     _ outcomes: OutcomeStream<Value, DomainError>,
     onValue: (Value) -> Reaction<F>,

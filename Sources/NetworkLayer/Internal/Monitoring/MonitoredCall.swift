@@ -1,9 +1,9 @@
+import Foundation
 import LayeredSupport
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
 
 /// One call as its monitors see it: its number, its timing, the latest attempt's summary, and
 /// the events it reports.

@@ -30,7 +30,7 @@ struct RequestSecrets: Sendable {
     var forms: Set<String> = []
     for value in values where value.count >= Self.minimumLength {
       forms.insert(value)
-      forms.insert(RequestBuilder.percentEncode(value))
+      forms.insert(PercentEncoding.encode(value))
       // JSON encoders differ on whether `/` is escaped, and an echo of a JSON body inside JSON
       // escapes it twice.
       for escapesSlash in [true, false] {

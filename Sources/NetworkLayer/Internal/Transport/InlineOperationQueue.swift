@@ -14,7 +14,7 @@ import Foundation
 ///   a lock and resumes a continuation;
 /// - a callback never calls back into its task or session synchronously (`cancel()` or a
 ///   completion handler that cancels): those wait for the very work queue the callback runs on.
-///   Such calls go to a queue of ``SessionCallQueues``.
+///   Such calls go to a queue of ``URLSessionCallQueues``.
 final class InlineOperationQueue: OperationQueue, @unchecked Sendable {
   override func addOperation(_ block: @escaping @Sendable () -> Void) {
     block()

@@ -54,7 +54,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   private let redirectRule: RedirectRule
   private let limit: Int
   /// Where the calls that cancel the task, or answer Foundation in a way that may cancel it, run.
-  private let calls: SessionCallQueues
+  private let calls: URLSessionCallQueues
   /// The most the body's buffer is sized for up front. An announced length is only a claim:
   /// reserved whole under a large limit, it would make the client allocate whatever a server
   /// announces and never sends (9 EB traps). A longer body grows the buffer as it arrives.
@@ -64,7 +64,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   /// redirects.
   init(
     originalRequest: URLRequest, redirectRule: RedirectRule, maximumResponseSize: Int, followed: Int,
-    calls: SessionCallQueues
+    calls: URLSessionCallQueues
   ) {
     state = Locked(State(followed: followed))
     self.originalRequest = originalRequest

@@ -29,23 +29,23 @@ import LayeredSupport
 ///   holds credentials), and an attempt follows at most 20 (see ``RedirectRule``);
 /// - the end of the call (its deadline, or its caller's cancellation, through its ``CallScope``)
 ///   ends the transfer at once with that reason, without waiting for Foundation to confirm. The
-///   data task is cancelled on a queue of ``SessionCallQueues``: cancelling it on the calling
+///   data task is cancelled on a queue of ``URLSessionCallQueues``: cancelling it on the calling
 ///   queue from inside the cancellation handler can deadlock on swift-corelibs-foundation (issue
 ///   5412). A task whose call ended before it started is never resumed, and one whose call ended
 ///   while it waited to start is never created;
 /// - no thread of Swift's cooperative pool waits for Foundation's work queue while a task of any
 ///   client in the process is in flight (on swift-corelibs-foundation, a body streaming in keeps
 ///   that queue busy, and creating, resuming and cancelling tasks wait for it): those calls then
-///   happen on queues of ``SessionCallQueues``, so the deadline holds however busy the clients
+///   happen on queues of ``URLSessionCallQueues``, so the deadline holds however busy the clients
 ///   are.
 ///
 /// Requests run on a session of the transport's own, built from the given session's
-/// configuration (see ``DelegatingSession``); the given session's delegate is not consulted.
+/// configuration (see ``DelegatingURLSession``); the given session's delegate is not consulted.
 ///
 /// When the transport itself stops a task (size limit, challenge), the call ends with that
 /// reason, never with ``NetworkError/cancelled``, which always means the caller cancelled.
 struct URLSessionTransport: Sendable {
-  private let delegating: DelegatingSession
+  private let delegating: DelegatingURLSession
   let credentialOrigin: Origin
   /// The body limit of requests that do not set their own.
   let maximumResponseSize: Int
@@ -53,7 +53,7 @@ struct URLSessionTransport: Sendable {
   let sendsCookies: Bool
 
   init(session: URLSession, credentialOrigin: Origin, maximumResponseSize: Int, sendsCookies: Bool) {
-    self.delegating = DelegatingSession(configuration: session.configuration, sendsCookies: sendsCookies)
+    self.delegating = DelegatingURLSession(configuration: session.configuration, sendsCookies: sendsCookies)
     self.credentialOrigin = credentialOrigin
     self.maximumResponseSize = maximumResponseSize
     self.sendsCookies = sendsCookies

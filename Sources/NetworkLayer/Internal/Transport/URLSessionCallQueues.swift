@@ -13,22 +13,22 @@ import Foundation
 /// included. A serial queue of its own instead gets a thread of its own from libdispatch,
 /// however many threads are waiting elsewhere. Tasks start on sixteen such queues, each session
 /// on one of them (see ``startLane()``), and cancels on sixteen others (see ``runApart(_:)``).
-/// The performance article has the waits that were measured.
+/// The performance article has the waits.
 ///
 /// A task that is the only live one of every client in the process is started on the caller's
 /// thread all the same: with nothing of the clients' in flight the work queue is idle, and a hop
 /// to a start lane would cost each request a thread wake-up.
-final class SessionCallQueues: @unchecked Sendable {
+final class URLSessionCallQueues: @unchecked Sendable {
   // @unchecked: the variables are only touched while holding `condition`.
 
   /// The queues of every client in the process.
-  static let shared = SessionCallQueues()
+  static let shared = URLSessionCallQueues()
 
   /// The serial queues cancels run on, each cancel on the next (see ``runApart(_:)``).
-  private let cancelLanes = lanes("NetworkLayer.SessionCallQueues.cancels")
+  private let cancelLanes = lanes("NetworkLayer.URLSessionCallQueues.cancels")
   private var nextCancelLane = 0
   /// The serial queues sessions start their tasks on, handed out in turn (see ``startLane()``).
-  private let startLanes = lanes("NetworkLayer.SessionCallQueues.starts")
+  private let startLanes = lanes("NetworkLayer.URLSessionCallQueues.starts")
   private var nextStartLane = 0
   private let condition = NSCondition()
   /// The tasks counted in by ``countTaskIn()`` that their session has not yet reported complete.

@@ -11,12 +11,12 @@ import Foundation
 /// data, and the completion-handler variants buffer the whole body before anyone can count it.
 /// So the transport runs its requests on a session of its own, built from the caller's
 /// configuration, whose delegate hands each callback to the task's ``Transfer``.
-final class DelegatingSession: Sendable {
+final class DelegatingURLSession: Sendable {
   let session: URLSession
   /// Where the calls into ``session`` that wait for Foundation's work queue run.
-  let calls = SessionCallQueues.shared
+  let calls = URLSessionCallQueues.shared
   /// Where this session's tasks start when they do not start on their caller's thread.
-  private let starts = SessionCallQueues.shared.startLane()
+  private let starts = URLSessionCallQueues.shared.startLane()
 
   /// - Parameters:
   ///   - original: the caller's configuration (protocol classes, proxies, headers…).
@@ -83,9 +83,9 @@ final class DelegatingSession: Sendable {
 
 /// Forwards each task's callbacks to the ``Transfer`` stored as the task's delegate.
 private final class Router: NSObject, URLSessionDataDelegate, Sendable {
-  private let calls: SessionCallQueues
+  private let calls: URLSessionCallQueues
 
-  init(calls: SessionCallQueues) {
+  init(calls: URLSessionCallQueues) {
     self.calls = calls
   }
 
