@@ -26,7 +26,8 @@ let package = Package(
   ],
   targets: [
     // Package-internal: one copy of what several layers need (a lock, a broadcaster). No product
-    // exposes it and its declarations are `package`, so it adds no arrow an app can see.
+    // exposes it, so it adds no arrow an app can see (`Locked` is public only so that its code can
+    // be inlined into the other modules; no app can import the module it lives in).
     .target(name: "LayeredSupport", exclude: ["README.md"], swiftSettings: strictSettings),
     .target(name: "DomainLayer", swiftSettings: strictSettings),
     .target(
