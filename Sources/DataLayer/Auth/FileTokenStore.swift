@@ -4,29 +4,16 @@ public import NetworkLayer
 /// A `TokenStore` that keeps the session's tokens in a JSON file, so a person stays signed in
 /// across launches.
 ///
-/// - Reads are served from an in-memory copy (the protocol's methods must be fast); the file is
-///   read once, in the initialiser (after any write this process still has pending on the same
-///   path, so a new store sees what an earlier one saved).
-/// - ``save(_:)`` and ``clear()`` change memory at once (``tokens`` returns the new value
-///   immediately) and never wait for the disk: the file is written behind, on a private serial
-///   queue that is not the Swift concurrency pool, so the refresh coordinator's actor never waits
-///   for an `fsync`. The file ends as the last call left memory (a clear after a save leaves no
-///   file); a burst of calls is written once or twice, not once each. ``flush()`` waits until
-///   every call made before it is on disk; call it before the process exits.
-/// - Each write replaces the whole file atomically (a new file, synced, renamed over the old
-///   one), readable and writable by its owner only (mode 0600), in a directory created with
-///   mode 0700 if missing. ``clear()`` deletes the file.
-/// - The file is opened without following a symbolic link and without blocking, and only a
-///   regular file of at most ``maximumFileSize`` bytes is read. A link (even to a good file,
-///   which is left untouched), a FIFO, a device, a directory, a larger file, or a directory for
-///   the file that is a link is refused and handled like a corrupt file.
-/// - A file that is missing, refused, unreadable, corrupt or of another shape means signed out,
-///   never a trap or a hang; such a file (a link itself, never its target) is deleted so the next
-///   launch starts clean.
-/// - A write that fails keeps the tokens in memory for this process and reports a
-///   ``StorageFailure`` to `onFailure`. Failures carry no token.
-/// - Its `description`, `debugDescription` and mirror (so `dump`) show no token.
-/// - Safe to use from any number of tasks at once.
+/// Like every store on disk here, it serves reads from memory, writes the file behind the caller
+/// (so the refresh coordinator's actor never waits for an `fsync`) and atomically, with mode 0600,
+/// and refuses a link, a FIFO or a file over ``maximumFileSize``; "Stores on disk" in the
+/// architecture article has the rules. ``flush()`` waits until every earlier change is on disk:
+/// call it before the process exits.
+/// - A file that is missing, refused, unreadable or corrupt means signed out, never a trap or a
+///   hang, and is deleted so the next launch starts clean.
+/// - A write that fails keeps the tokens in memory and reports a ``StorageFailure``, which
+///   carries no token, to `onFailure`. Its `description`, `debugDescription` and mirror show no
+///   token either.
 ///
 /// The file holds the tokens in clear text, protected by its mode only. On platforms with a
 /// keychain, a keychain-backed store is the stronger choice.

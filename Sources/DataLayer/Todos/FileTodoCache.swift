@@ -3,27 +3,16 @@ public import Foundation
 
 /// A ``TodoCache`` that keeps the list in a JSON file, so it survives a relaunch.
 ///
-/// - Reads are served from an in-memory copy; the file is read once, in the initialiser (after
-///   any write this process still has pending on the same path).
-/// - ``save(_:)``, ``update(_:)`` and ``clear()`` change memory at once and never wait for the
-///   disk: the file is written behind, on a private serial queue off the Swift concurrency pool,
-///   and ends as the last call left memory; a burst of calls is written once or twice.
-///   ``update(_:)`` reads and changes the list in one step, so concurrent updates never lose one
-///   another. ``flush()`` waits until every call made before it is on disk.
-/// - Each write replaces the whole file atomically (a new file, synced, renamed over the old
-///   one, mode 0600, in a directory created with mode 0700 if missing), so the file is always a
-///   complete list, never a partial write. ``clear()`` deletes the file.
-/// - The file is opened without following a symbolic link and without blocking, and only a
-///   regular file of at most ``maximumFileSize`` bytes is read. A link (its target is left
-///   untouched), a FIFO, a device, a directory, a larger file, or a directory for the file that is
-///   a link is refused and handled like a corrupt file.
-/// - A file that is refused or cannot be read or decoded, or holds a todo that breaks one of
-///   `Todo`'s invariants, makes the whole cache empty (`nil`) and is deleted, so the next launch
-///   starts clean; it never traps or hangs. A partial list is not served as if it were the whole
-///   one.
-/// - A write that fails keeps the list in memory for this process and reports a
-///   ``StorageFailure`` (which carries no todo) to `onFailure`.
-/// - Safe to use from any number of tasks at once.
+/// Like every store on disk here, it serves reads from memory, writes the file behind the caller
+/// and atomically, with mode 0600, and refuses a link, a FIFO or a file over ``maximumFileSize``;
+/// "Stores on disk" in the architecture article has the rules. ``update(_:)`` reads and changes
+/// the list in one step, so concurrent updates never lose one another; ``flush()`` waits until
+/// every earlier change is on disk.
+/// - A file that is refused, unreadable or corrupt, or holds a todo that breaks one of `Todo`'s
+///   invariants, empties the cache (`nil`) and is deleted: a partial list is never served as the
+///   whole one.
+/// - A write that fails keeps the list in memory and reports a ``StorageFailure``, which carries
+///   no todo, to `onFailure`.
 ///
 /// The file's format is private to this type: `Todo` itself knows nothing of persistence.
 public final class FileTodoCache: TodoCache {

@@ -67,28 +67,13 @@ public enum DomainError: Error, Sendable, Hashable {
 }
 
 extension DomainError: CustomStringConvertible {
-  /// A developer-facing description: the user message plus the technical reason, if any.
+  /// For developers: the message, with the technical detail of the cases that carry one.
   public var description: String {
     switch self {
     case .server(let status?): "server(\(status)): \(message)"
     case .invalidData(let reason): "invalidData(\(reason))"
     case .unexpected(let reason): "unexpected(\(reason))"
-    default: "\(caseName): \(message)"
-    }
-  }
-
-  private var caseName: String {
-    switch self {
-    case .invalidCredentials: "invalidCredentials"
-    case .invalidInput: "invalidInput"
-    case .offline: "offline"
-    case .timeout: "timeout"
-    case .notFound: "notFound"
-    case .server: "server"
-    case .invalidData: "invalidData"
-    case .sessionExpired: "sessionExpired"
-    case .cancelled: "cancelled"
-    case .unexpected: "unexpected"
+    default: message
     }
   }
 }

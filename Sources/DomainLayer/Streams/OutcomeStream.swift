@@ -19,8 +19,8 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
   private enum Source: Sendable {
     /// One async call, run by the consumer that first asks for an element.
     case call(SingleUseWork<Value, Reason>)
-    /// Outcomes a body yields from a task of its own.
-    case stream(OutcomeBuffer<Element>)
+    /// Outcomes a body yields from a task of its own, read through a new reader per iteration.
+    case stream(@Sendable () -> OutcomeReader<Element>)
   }
 
   private let source: Source
@@ -49,14 +49,14 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
       continuation.finish()
     }
     continuation.onTermination = { _ in task.cancel() }
-    return Self(source: .stream(OutcomeBuffer(stream)))
+    return Self(source: .stream({ OutcomeReader(stream.makeAsyncIterator()) }))
   }
 
   /// An iterator over the outcomes.
   public func makeAsyncIterator() -> Iterator {
     switch source {
     case .call(let work): Iterator(position: .call(work))
-    case .stream(let buffer): Iterator(position: .stream(buffer.reader()))
+    case .stream(let makeReader): Iterator(position: .stream(makeReader()))
     }
   }
 
@@ -64,7 +64,7 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
   public struct Iterator: AsyncIteratorProtocol {
     fileprivate enum Position {
       case call(SingleUseWork<Value, Reason>)
-      case stream(OutcomeBuffer<Element>.Reader)
+      case stream(OutcomeReader<Element>)
       case end
     }
 
@@ -115,29 +115,17 @@ private final class SingleUseWork<Value: Sendable, Reason: Error>: Sendable {
   }
 }
 
-/// The `AsyncStream` of a several-outcome stream, and one iteration of it, each in a class: the
-/// iterator advances a reader in place, and the enum that holds it keeps a layout known when it is
-/// compiled, which the standard library's types would not give it.
-private final class OutcomeBuffer<Element: Sendable>: Sendable {
-  let stream: AsyncStream<Element>
+/// One iteration of a several-outcome stream, in a class: the iterator advances it in place, and
+/// the enum that holds it keeps a layout known when it is compiled, which the standard library's
+/// iterator would not give it.
+private final class OutcomeReader<Element: Sendable> {
+  private var iterator: AsyncStream<Element>.Iterator
 
-  init(_ stream: AsyncStream<Element>) {
-    self.stream = stream
+  init(_ iterator: AsyncStream<Element>.Iterator) {
+    self.iterator = iterator
   }
 
-  func reader() -> Reader {
-    Reader(stream.makeAsyncIterator())
-  }
-
-  final class Reader {
-    private var iterator: AsyncStream<Element>.Iterator
-
-    init(_ iterator: AsyncStream<Element>.Iterator) {
-      self.iterator = iterator
-    }
-
-    func next(isolation actor: isolated (any Actor)?) async -> Element? {
-      await iterator.next(isolation: actor)
-    }
+  func next(isolation actor: isolated (any Actor)?) async -> Element? {
+    await iterator.next(isolation: actor)
   }
 }
