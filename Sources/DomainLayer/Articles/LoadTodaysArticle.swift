@@ -8,8 +8,6 @@ public struct LoadTodaysArticle: LoadTodaysArticleUseCase {
   }
 
   /// Loads today's article and yields it, or the reason there is none.
-  ///
-  /// - Returns: a stream of exactly one outcome; stopping to listen cancels the request.
   public func callAsFunction() -> OutcomeStream<Article, DomainError> {
     .outcome { [repository] () async throws(DomainError) in
       try await repository.todaysArticle()

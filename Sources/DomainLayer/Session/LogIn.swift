@@ -9,14 +9,9 @@ public struct LogIn: LogInUseCase {
     self.repository = repository
   }
 
-  /// Signs in with `username` (trimmed of surrounding spaces) and `password` (as typed) and
-  /// yields the signed-in user. A blank field yields ``DomainError/invalidInput(message:)``
-  /// without reaching the repository.
-  ///
-  /// - Parameters:
-  ///   - username: the name as typed.
-  ///   - password: the password as typed; it is passed on unchanged and never put in an error.
-  /// - Returns: a stream of exactly one outcome; stopping to listen cancels the request.
+  /// Signs in with `username` (trimmed of surrounding spaces) and `password` (as typed, passed on
+  /// unchanged and never put in an error) and yields the signed-in user. A blank field yields
+  /// ``DomainError/invalidInput(message:)`` without reaching the repository.
   public func callAsFunction(username: String, password: String) -> OutcomeStream<User, DomainError> {
     .outcome { [repository] () async throws(DomainError) in
       let name = username.trimmingCharacters(in: .whitespaces)

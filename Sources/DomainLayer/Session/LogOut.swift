@@ -8,8 +8,6 @@ public struct LogOut: LogOutUseCase {
   }
 
   /// Signs out and yields once when the session has ended. Never yields a failure.
-  ///
-  /// - Returns: a stream of exactly one successful outcome.
   public func callAsFunction() -> OutcomeStream<Void, DomainError> {
     .outcome { [repository] () async throws(DomainError) in
       await repository.logOut()

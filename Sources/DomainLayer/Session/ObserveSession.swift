@@ -9,8 +9,6 @@ public struct ObserveSession: ObserveSessionUseCase {
 
   /// The current session at once, then every change, including ones the user did not ask for,
   /// for as long as the caller listens.
-  ///
-  /// - Returns: a stream that ends only when the caller stops listening.
   public func callAsFunction() -> AsyncStream<Session> {
     repository.sessionUpdates()
   }

@@ -12,9 +12,6 @@ public struct CreateTodo: CreateTodoUseCase {
   /// Creates a todo titled `title`, trimmed of surrounding whitespace, and yields it as the
   /// server stored it. A blank title yields ``DomainError/invalidInput(message:)`` without
   /// reaching the repository; the stream ends after its one outcome.
-  ///
-  /// - Parameter title: the todo's title as typed.
-  /// - Returns: a stream of exactly one outcome; stopping to listen cancels the request.
   public func callAsFunction(title: String) -> OutcomeStream<Todo, DomainError> {
     .outcome { [repository] () async throws(DomainError) in
       let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -9,9 +9,6 @@ public struct ObserveTodos: ObserveTodosUseCase {
 
   /// Yields the cached list at once when there is one, marked as from the cache, then the fresh
   /// list, marked as from the server, or the failure that prevented it.
-  ///
-  /// - Returns: a stream of one or two outcomes that never throws; stopping to listen cancels the
-  ///   fetch.
   public func callAsFunction() -> OutcomeStream<Snapshot<[Todo]>, DomainError> {
     .outcomes { [repository] sink in
       if let cached = repository.cachedTodos() { sink.yield(Snapshot(cached, from: .cache)) }

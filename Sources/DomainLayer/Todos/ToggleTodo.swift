@@ -8,9 +8,6 @@ public struct ToggleTodo: ToggleTodoUseCase {
   }
 
   /// Sets `todo` to the opposite of its completion at the server and yields the todo as stored.
-  ///
-  /// - Parameter todo: the todo as the screen shows it; its completion decides the new one.
-  /// - Returns: a stream of exactly one outcome; stopping to listen cancels the request.
   public func callAsFunction(_ todo: Todo) -> OutcomeStream<Todo, DomainError> {
     .outcome { [repository] () async throws(DomainError) in
       try await repository.setCompleted(!todo.isCompleted, forTodoWithID: todo.id)

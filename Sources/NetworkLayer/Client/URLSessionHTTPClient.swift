@@ -8,36 +8,18 @@ import LayeredSupport
 /// An ``HTTPClient`` that sends requests with `URLSession`.
 ///
 /// Every call runs one pipeline: build the request (``RequestBuilder``) → let each interceptor
-/// adapt it → send it (`URLSessionTransport`) → validate status, content type and emptiness →
-/// decode. When an attempt fails, the interceptors decide, in order, whether to retry now, retry
-/// after a delay, give up, or fail with an error of their own (see ``RequestInterceptor``).
+/// adapt it → send it → validate status, content type and emptiness → decode. When an attempt
+/// fails, the interceptors decide, in order, whether to retry now, retry after a delay, give up,
+/// or fail with an error of their own (see ``RequestInterceptor``).
 ///
-/// Guarantees:
-/// - every failure is a ``NetworkError``, thrown with typed throws;
-/// - the whole call, retries and waits included (a token refresh it waits for too), ends within
-///   the endpoint's deadline (or the client's default) with ``NetworkError/timeout``. The call
-///   returns as soon as the deadline fires, without waiting for the transport or an interceptor
-///   to unwind; they are cancelled and finish in the background. Work between waits (building
-///   the request, decoding the response) is not interrupted: the call ends when it returns. The
-///   client keeps this deadline itself: swift-corelibs-foundation truncates
-///   `URLRequest.timeoutInterval` to whole seconds, so 0.5 s there means "time out at once";
-/// - cancelling the calling task ends the call at once with ``NetworkError/cancelled`` and cancels
-///   whatever it was waiting for: the request in flight, a pending retry, or its wait for a
-///   token refresh (the refresh itself goes on for the other requests);
-/// - a request is never handed to `URLSession` after its call was cancelled or timed out: the
-///   client looks again after the interceptors have adapted it (they may have waited for a token
-///   refresh), and the transport never resumes a task whose call is already cancelled;
-/// - a finished call keeps nothing alive: its deadline timer is released when the call ends, not
-///   when the deadline would have passed;
-/// - credentials are only sent to the base URL's origin, also when the server redirects: a
-///   redirect to another origin carries no credential header, a 307 or 308 to another origin is
-///   not followed when its body holds credentials (a login's password, a refresh token), and the
-///   session's cookie jar adds no cookies unless `sendsCookies` is set;
-/// - a response body larger than the endpoint's or the client's `maximumResponseSize` ends the
-///   call at once with ``NetworkError/responseTooLarge(limit:)`` and cancels the data task (on
-///   Linux the connection closes when swift-corelibs-foundation gets to that cancel);
-/// - a 401 is delivered as a 401, promptly, whatever its `WWW-Authenticate` scheme;
-/// - monitors see every attempt, retry and outcome, with credentials already redacted.
+/// What it guarantees, each with the test that proves it, is listed in <doc:NetworkingGuarantees>.
+/// In short: every failure is a typed ``NetworkError``; the whole call, retries and waits
+/// included, ends within its deadline, and cancelling the caller ends it at once, cancelling what
+/// it waits for; nothing is sent after either; credentials go only to the base URL's origin,
+/// redirects included; a body over the size limit ends the call; a 401 arrives as a 401 whatever
+/// its challenge; monitors see every attempt with credentials redacted. The client keeps its own
+/// deadlines because swift-corelibs-foundation truncates `URLRequest.timeoutInterval` to whole
+/// seconds; how each guarantee is kept on Linux is in `Internal/README.md`.
 public struct URLSessionHTTPClient: HTTPClient {
   private let baseURL: URL
   private let builder: RequestBuilder
