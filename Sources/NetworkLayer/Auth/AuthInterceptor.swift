@@ -8,36 +8,16 @@ import LayeredSupport
 /// Signs requests with the session's bearer token and renews the session when needed, once for
 /// everyone.
 ///
-/// Guarantees:
-/// - `Authorization: Bearer …` goes only on endpoints that require authentication, and only to
-///   the base URL's origin (the client also strips it from redirects to other origins);
-/// - a token known to be expired (within `leeway`) is refreshed before sending; requests that
-///   arrive meanwhile wait for that refresh;
-/// - on a 401 (with or without `WWW-Authenticate`) for a request sent with an outdated token, the
-///   request is retried at once with the current token, without a refresh; otherwise one refresh
-///   runs, however many requests got a 401, and all of them are retried with the new token;
-/// - each request is retried for authentication at most once: a second 401 fails it with
-///   ``NetworkError/unauthorized``;
-/// - when the server rejects the refresh token (400, 401 or 403), every waiting request fails
-///   with the same ``NetworkError/refreshFailed(reason:)``, the stored tokens are cleared, and
-///   ``SessionEvent/ended(reason:)`` is published on ``sessionEvents``. A later login (which saves
-///   new tokens to the store) works normally;
-/// - a refresh that fails for any other reason (offline, a 5xx, an unreadable answer) does not
-///   end the session: every waiting request fails with that error, the tokens are kept, the
-///   attempt does not count toward `maximumRefreshes`, and the next request may refresh again.
-///   So `refreshFailed` and `excessiveRefresh` are only ever reported when the session has really
-///   ended;
-/// - more than `maximumRefreshes` refreshes within `refreshWindow` fail with
-///   ``NetworkError/excessiveRefresh`` instead of looping against a server that keeps rejecting
-///   fresh tokens, and end the session as a rejected refresh token does;
-/// - a request waiting for a refresh stops waiting as soon as its call is cancelled or reaches its
-///   deadline; the refresh goes on for the others and still stores its result;
-/// - the refresh itself ends within `refreshDeadline` (30 s by default): a refresher that never
-///   returns fails its waiters with ``NetworkError/timeout`` then, the session stays, and the
-///   next request may refresh again;
-/// - new tokens saved to the store by someone else (a login) are used at once by every request
-///   made after them, even while an older refresh is stuck or failing, and reset the refresh
-///   window. A refresh that ends after such a login leaves the login's tokens in place.
+/// `Authorization: Bearer …` goes only on endpoints that require authentication, and only to the
+/// base URL's origin. A token known to be expired (within `leeway`) is refreshed before sending; a
+/// 401 for a request sent with an outdated token is retried at once with the current one;
+/// otherwise one refresh runs however many requests got a 401, and all of them are retried, once.
+/// Only a rejected refresh token (400, 401 or 403), or more than `maximumRefreshes` refreshes
+/// within `refreshWindow`, ends the session: the tokens are cleared, every waiter fails with one
+/// error, and ``SessionEvent/ended(reason:)`` is published on ``sessionEvents``. Any other failed
+/// refresh (offline, a 5xx, `refreshDeadline` passed) keeps the session. A waiting request stops
+/// waiting at its own deadline or cancellation. <doc:NetworkingGuarantees> lists each of these
+/// with the test that proves it.
 public final class AuthInterceptor: RequestInterceptor {
   private let coordinator: RefreshCoordinator
   private let events = EventBroadcaster<SessionEvent>()

@@ -5,26 +5,11 @@ import Foundation
 /// An actor, and the token store is synchronous, so "look at the tokens, then maybe start a
 /// refresh" happens without a suspension point in between: two requests can never both decide to
 /// refresh. At most one refresh is current at a time; everyone who needs fresh tokens meanwhile
-/// waits for it and gets the same outcome, but each waiter waits on its own terms (see
-/// ``RefreshWaiters``): its cancellation ends its wait at once while the refresh goes on for the
-/// others and still stores its result.
-///
-/// How a refresh ends decides what its waiters are told, so that "the session has ended" is only
-/// ever said when it has:
-/// - the server rejects the refresh token (400, 401, 403): the session ends. The store is
-///   cleared, the session-ended callback runs, and every waiter fails with
-///   ``NetworkError/refreshFailed(reason:)``;
-/// - anything else (offline, a 5xx, an unreadable answer, the refresh's own deadline): the
-///   session stays. Waiters fail with the refresh's own error (``NetworkError/timeout`` at the
-///   deadline), the tokens are kept, the attempt does not count toward the refresh window, and
-///   the next request may refresh again;
-/// - more refreshes than the window allows: the server keeps rejecting the tokens it issues, so
-///   the session cannot be used. It ends as above, with ``NetworkError/excessiveRefresh``.
-///
-/// New credentials in the store that this coordinator did not see or produce (a login) reset
-/// the refresh window, and a request made after them does not wait for a refresh started from
-/// older tokens. Requests that were already waiting for that refresh wait on until it ends,
-/// their own deadline passes or their caller cancels.
+/// waits for it and gets the same outcome, each on its own terms (``RefreshWaiters``): its
+/// cancellation ends its wait while the refresh goes on for the others. How a refresh's end
+/// reaches its waiters, and when it ends the session, is what ``AuthInterceptor`` documents.
+/// New credentials in the store that this coordinator did not see or produce (a login) reset the
+/// refresh window, and a request made after them does not wait for a refresh of older tokens.
 actor RefreshCoordinator {
   struct Policy: Sendable {
     var leeway: TimeInterval
