@@ -59,10 +59,6 @@ public struct Endpoint<Response: Sendable>: Sendable {
   /// Set for an endpoint that reports the response's metadata (see ``HTTPClient/response(for:)``):
   /// it reads the whole response in place of the steps above.
   var readResponse: (@Sendable (Data, HTTPURLResponse, URLRequest) throws(NetworkError) -> Response)?
-  // Stored last: it is the one property whose size depends on `Response`, so every property
-  // before it sits at an offset fixed at compile time. Declared earlier, it would make the
-  // client's generic code look the endpoint's layout up at run time to reach those after it,
-  // four times a request.
   /// The value to return when a successful response has no body (204, 205, `HEAD`), or `nil`
   /// if this endpoint needs a body, in which case an empty one fails with ``NetworkError/noData``.
   public var emptyResponseValue: Response?

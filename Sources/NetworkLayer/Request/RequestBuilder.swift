@@ -76,19 +76,14 @@ public struct RequestBuilder: Sendable {
       throw .invalidRequest("the method is not an RFC 9110 token")
     }
     var request = URLRequest(url: url)
-    // `GET` is a new request's method already. Setting it is not free: corelibs compares the
-    // name case-insensitively with each method it knows.
-    if endpoint.method != .get { request.httpMethod = endpoint.method.rawValue }
+    request.httpMethod = endpoint.method.rawValue
     try Self.validateHeader(name: "Accept", value: endpoint.accept)
-    // Names as `setValue(_:forHTTPHeaderField:)` stores them, set without its cost (see
-    // `setCanonicalHeaderField(_:to:)`); the request has no fields yet.
-    var fields = ["Accept": endpoint.accept]
+    request.setCanonicalHeaderField("Accept", to: endpoint.accept)
     if let body = endpoint.body {
       try Self.validateHeader(name: "Content-Type", value: body.contentType)
       request.httpBody = try body.encode()
-      fields["Content-Type"] = body.contentType
+      request.setCanonicalHeaderField("Content-Type", to: body.contentType)
     }
-    request.allHTTPHeaderFields = fields
     for (name, value) in endpoint.headers {
       try Self.validateHeader(name: name, value: value)
       if HeaderSyntax.sameName(name, "Accept") {
