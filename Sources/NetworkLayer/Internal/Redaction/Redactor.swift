@@ -14,9 +14,10 @@ public import Foundation
 ///   Text that is not valid JSON, such as a truncated body or a form, is scanned for the same
 ///   names followed by `:` or `=`, so a secret cannot slip through a parse failure.
 ///
-/// A credential name is compared without case, `-`, `_` or `.`: it is `key`, `sig`, `pwd` or
-/// `pass`, or it ends in `token`, `secret`, `password`, `passwd`, `signature`, `apikey` or
-/// `credential(s)`. So `refreshToken` and `client_secret` are credentials, `tokenType` and
+/// A credential name is compared without case, `-`, `_` or `.`: it is `key`, `sig`, `pwd`,
+/// `pass`, `access`, `refresh` or `jwt` (the token fields of many JWT backends), or it ends in
+/// `token`, `secret`, `password`, `passwd`, `signature`, `apikey` or `credential(s)`. So
+/// `refreshToken`, `id_token` and `client_secret` are credentials, `tokenType` and
 /// `passwordHint` are not.
 ///
 /// What the request itself carried is also removed by value, wherever it is echoed (see
@@ -53,7 +54,9 @@ public enum Redactor {
       || credentialSuffixes.contains { normalized.hasSuffix($0) }
   }
 
-  private static let exactCredentialNames: Set<String> = ["key", "sig", "pwd", "pass"]
+  private static let exactCredentialNames: Set<String> = [
+    "key", "sig", "pwd", "pass", "access", "refresh", "jwt",
+  ]
   private static let credentialSuffixes = [
     "token", "secret", "password", "passwd", "signature", "apikey", "credential", "credentials",
   ]
