@@ -10,6 +10,7 @@ struct NetworkErrorMappingTests {
     "each network failure becomes the domain error a screen can act on",
     arguments: [
       (NetworkError.cancelled, DomainError.cancelled),
+      (.badStatus(code: 403, bodyExcerpt: #"{"detail":"not yours"}"#), .forbidden),
       (.badStatus(code: 404, bodyExcerpt: nil), .notFound),
       (.badStatus(code: 500, bodyExcerpt: "boom"), .server(status: 500)),
       (.badStatus(code: 503, bodyExcerpt: nil), .server(status: 503)),

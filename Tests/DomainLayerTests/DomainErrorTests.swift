@@ -5,7 +5,7 @@ import Testing
 @Suite("DomainError")
 struct DomainErrorTests {
   static let all: [DomainError] = [
-    .offline, .timeout, .notFound, .server(status: 503), .server(status: nil),
+    .offline, .timeout, .notFound, .forbidden, .server(status: 503), .server(status: nil),
     .invalidData(reason: "todo 1: title is blank"), .cancelled, .unexpected(reason: "HTTP status 418"),
   ]
 
@@ -28,6 +28,7 @@ struct DomainErrorTests {
     #expect(DomainError.timeout.isRetryable)
     #expect(DomainError.server(status: 500).isRetryable)
     #expect(!DomainError.notFound.isRetryable)
+    #expect(!DomainError.forbidden.isRetryable)
     #expect(!DomainError.invalidData(reason: "").isRetryable)
     #expect(!DomainError.cancelled.isRetryable)
   }

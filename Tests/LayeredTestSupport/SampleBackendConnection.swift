@@ -9,7 +9,7 @@ public import Foundation
 /// It talks plain `URLSession`, not the package's own client, so that tests of the client never
 /// depend on the code they test to set up their scene.
 public struct SampleBackendConnection: Sendable {
-  /// A misbehaviour for the backend to inject; see Architecture.md for the semantics.
+  /// A misbehaviour for the backend to inject; see the sample API's contract for the semantics.
   public struct Fault: Encodable, Sendable {
     /// How the faulted request's connection or body is damaged. `reset` and `close` end the
     /// connection before any response; the others damage the body of whatever answer is sent.

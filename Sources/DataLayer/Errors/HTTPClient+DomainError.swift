@@ -9,8 +9,8 @@ extension HTTPClient {
   /// The translation (`NetworkError` case → `DomainError` case) is ``NetworkError/domainError``:
   /// - `cancelled` → `cancelled`; `timeout` → `timeout`;
   /// - `unauthorized`, `refreshFailed`, `excessiveRefresh` and status 401 → `sessionExpired`;
-  /// - status 404 and 410 → `notFound`; status 500 and above → `server(status:)`; any other
-  ///   status → `unexpected(reason:)`;
+  /// - status 403 → `forbidden`; status 404 and 410 → `notFound`; status 500 and above →
+  ///   `server(status:)`; any other status → `unexpected(reason:)`;
   /// - an unreadable answer (`noData`, `decodingFailed`, `unacceptableContentType`,
   ///   `invalidResponse`, `responseTooLarge`) → `invalidData(reason:)`;
   /// - a request that could not be built (`invalidURL`, `invalidRequest`) → `unexpected(reason:)`;

@@ -18,6 +18,8 @@ extension NetworkError {
       return .timeout
     case .unauthorized, .refreshFailed, .excessiveRefresh, .badStatus(401, _):
       return .sessionExpired
+    case .badStatus(403, _):
+      return .forbidden
     case .badStatus(404, _), .badStatus(410, _):
       return .notFound
     case .badStatus(let code, _) where code >= 500:

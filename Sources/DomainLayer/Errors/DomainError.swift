@@ -19,6 +19,8 @@ public enum DomainError: Error, Sendable, Hashable {
   case timeout
   /// The thing asked for does not exist (any more).
   case notFound
+  /// The user is signed in but may not do this (the server's 403); asking again will not help.
+  case forbidden
   /// The server failed; `status` is its HTTP status code when there was one.
   case server(status: Int?)
   /// The server answered with something that is not a valid value of the expected kind.
@@ -44,6 +46,8 @@ public enum DomainError: Error, Sendable, Hashable {
       "The server took too long to answer. Please try again."
     case .notFound:
       "That item could not be found. It may have been removed."
+    case .forbidden:
+      "You are not allowed to do that."
     case .server:
       "The server had a problem. Please try again in a moment."
     case .invalidData:
@@ -61,7 +65,8 @@ public enum DomainError: Error, Sendable, Hashable {
   public var isRetryable: Bool {
     switch self {
     case .offline, .timeout, .server, .unexpected: true
-    case .invalidCredentials, .invalidInput, .notFound, .invalidData, .sessionExpired, .cancelled: false
+    case .invalidCredentials, .invalidInput, .notFound, .forbidden, .invalidData, .sessionExpired, .cancelled:
+      false
     }
   }
 }
