@@ -41,4 +41,26 @@ struct FailedRefreshScreenTests {
       #expect(events.values.isEmpty, "no trip to the sign-in screen")
     }
   }
+
+  @Test(
+    "a load whose refresh endpoint answers 404 shows a server problem, not that the list was not found",
+    arguments: SampleBackendKind.allCases
+  )
+  func misconfiguredRefreshIsNotTheResourcesStatus(kind: SampleBackendKind) async throws {
+    try await kind.with { connection in
+      let app = AppHarness(connection)
+      try await app.signInNeedingRefresh()
+      try await connection.inject(.init(path: "/auth/refresh", count: -1, status: 404))
+      let screen = app.container.makeTodoListViewModel()
+
+      await screen.sendAndWait(.refresh)
+
+      #expect(screen.state.phase == .loadFailed(message: DomainError.server(status: 404).message))
+      #expect(screen.state.phase != .loadFailed(message: DomainError.notFound.message))
+      #expect(!screen.state.hasSessionEnded)
+      let counters = try await connection.counters()
+      #expect(counters.paths["POST /auth/refresh"] ?? 0 >= 1, "the refresh was asked for")
+      #expect(counters.paths["GET /todos"] == nil, "no load is sent without a fresh token")
+    }
+  }
 }

@@ -19,6 +19,13 @@ struct NetworkErrorMappingTests {
       (.transport(code: URLError.Code.cannotConnectToHost.rawValue), .offline),
       (.transport(code: URLError.Code.networkConnectionLost.rawValue), .offline),
       (.transport(code: URLError.Code.cancelled.rawValue), .cancelled),
+      // A refresh that failed without ending the session is the refresh's failure, whatever the
+      // status of the refresh endpoint: never the resource's "not found" or "forbidden".
+      (.refreshUnavailable(.badStatus(code: 404, bodyExcerpt: nil)), .server(status: 404)),
+      (.refreshUnavailable(.badStatus(code: 403, bodyExcerpt: nil)), .server(status: 403)),
+      (.refreshUnavailable(.transport(code: URLError.Code.notConnectedToInternet.rawValue)), .offline),
+      (.refreshUnavailable(.timeout), .timeout),
+      (.refreshUnavailable(.decodingFailed(path: "accessToken", reason: "missing")), .server(status: nil)),
     ]
   )
   func mapping(network: NetworkError, domain: DomainError) {

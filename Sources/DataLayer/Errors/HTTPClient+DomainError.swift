@@ -9,6 +9,7 @@ extension HTTPClient {
   /// The translation (`NetworkError` case → `DomainError` case) is ``NetworkError/domainError``:
   /// - `cancelled` → `cancelled`; `timeout` → `timeout`;
   /// - `unauthorized`, `refreshFailed`, `excessiveRefresh` and status 401 → `sessionExpired`;
+  ///   `refreshUnavailable` → `offline` or `timeout` as its cause, else `server(status:)`;
   /// - status 403 → `forbidden`; status 404 and 410 → `notFound`; status 500 and above →
   ///   `server(status:)`; any other status → `unexpected(reason:)`;
   /// - an unreadable answer (`noData`, `decodingFailed`, `unacceptableContentType`,

@@ -18,6 +18,12 @@ extension NetworkError {
       return .timeout
     case .unauthorized, .refreshFailed, .excessiveRefresh, .badStatus(401, _):
       return .sessionExpired
+    case .refreshUnavailable(let cause):
+      // The refresh's own failure: a status of the refresh endpoint is a server problem, never
+      // the resource's "not found" or "forbidden".
+      if case .badStatus(let code, _) = cause { return .server(status: code) }
+      let domain = cause.domainError
+      return [.offline, .timeout].contains(domain) ? domain : .server(status: nil)
     case .badStatus(403, _):
       return .forbidden
     case .badStatus(404, _), .badStatus(410, _):

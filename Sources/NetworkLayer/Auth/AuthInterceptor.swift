@@ -15,7 +15,8 @@ import LayeredSupport
 /// Only a rejected refresh token (400, 401 or 403), or more than `maximumRefreshes` refreshes
 /// within `refreshWindow`, ends the session: the tokens are cleared, every waiter fails with one
 /// error, and ``SessionEvent/ended(reason:)`` is published on ``sessionEvents``. Any other failed
-/// refresh (offline, a 5xx, `refreshDeadline` passed) keeps the session. A waiting request stops
+/// refresh (offline, a 5xx, `refreshDeadline` passed) keeps the session, and its waiters fail with
+/// ``NetworkError/refreshUnavailable(_:)`` carrying the refresh's own failure. A waiting request stops
 /// waiting at its own deadline or cancellation. <doc:NetworkingGuarantees> lists each of these
 /// with the test that proves it.
 public final class AuthInterceptor: RequestInterceptor {

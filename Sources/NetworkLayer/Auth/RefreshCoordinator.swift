@@ -179,12 +179,12 @@ actor RefreshCoordinator {
     }
   }
 
-  /// What waiters are told when the refresh failed but the session stays. A refresher that
-  /// gave up on its own did not finish in time, as far as its waiters can tell; they were not
-  /// cancelled, so they must not read as cancelled.
+  /// What waiters are told when the refresh failed but the session stays: a failure of the
+  /// refresh, never one that reads as their own request's. A refresher that gave up on its own did
+  /// not finish in time, as far as its waiters can tell; they were not cancelled.
   private static func transientFailure(_ error: NetworkError) -> NetworkError {
-    if case .cancelled = error { return .timeout }
-    return error
+    if case .cancelled = error { return .refreshUnavailable(.timeout) }
+    return .refreshUnavailable(error)
   }
 
   private static func reason(for error: NetworkError) -> String {

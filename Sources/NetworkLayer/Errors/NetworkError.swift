@@ -35,10 +35,13 @@ public enum NetworkError: Error, Sendable, Hashable {
   /// fresh token.
   case unauthorized
   /// The server rejected the refresh token, so the session has ended: the stored tokens have
-  /// been cleared. `reason` describes the refresh call's own failure. A refresh that fails for
-  /// any other reason (offline, a 5xx, its deadline) fails its waiters with that error instead,
-  /// and the session stays.
+  /// been cleared. `reason` describes the refresh call's own failure.
   case refreshFailed(reason: String)
+  /// The session's tokens could not be refreshed for a reason that does not end the session
+  /// (offline, a server error, a misconfigured refresh endpoint, the refresh's deadline): the
+  /// tokens are kept and the next request refreshes again. The associated error is the refresh
+  /// call's own failure, never the status of the request that waited for it.
+  indirect case refreshUnavailable(NetworkError)
   /// Tokens were refreshed more often than allowed in a short window: the server keeps rejecting
   /// fresh tokens, and the client stops instead of looping. The session has ended: the stored
   /// tokens have been cleared.
@@ -69,6 +72,7 @@ extension NetworkError: CustomStringConvertible {
     case .transport(let code): "transport error: \(Self.transportReason(code: code)) (URLError code \(code))"
     case .unauthorized: "unauthorized: no valid credentials for this request"
     case .refreshFailed(let reason): "session refresh failed: \(reason)"
+    case .refreshUnavailable(let cause): "session refresh unavailable: \(cause)"
     case .excessiveRefresh: "too many session refreshes in a short time"
     case .responseTooLarge(let limit): "response too large: the body exceeds the limit of \(limit) bytes"
     }

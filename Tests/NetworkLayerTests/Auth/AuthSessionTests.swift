@@ -148,7 +148,7 @@ struct AuthSessionTests {
   }
 
   @Test(
-    "a refresh the server cannot answer keeps the session: its waiters get the status, the tokens stay, and the next request refreshes",
+    "a refresh the server cannot answer keeps the session: its waiters get a refresh failure carrying its status, the tokens stay, and the next request refreshes",
     arguments: SampleBackendKind.allCases
   )
   func unansweredRefreshKeepsSession(kind: SampleBackendKind) async throws {
@@ -170,8 +170,8 @@ struct AuthSessionTests {
       }
       let failures = Set(waiting.compactMap(\.error))
       #expect(failures.count == 1 && waiting.allSatisfy { $0.error != nil }, "\(waiting)")
-      guard case .badStatus(503, _)? = failures.first else {
-        Issue.record("expected the refresh's own 503, got \(failures)")
+      guard case .refreshUnavailable(.badStatus(503, _))? = failures.first else {
+        Issue.record("expected the refresh's own 503, as a refresh failure, got \(failures)")
         return
       }
       #expect(store.tokens == expired, "the session's tokens are kept")

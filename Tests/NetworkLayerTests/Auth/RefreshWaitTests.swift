@@ -89,7 +89,7 @@ struct RefreshWaitTests {
   }
 
   @Test(
-    "a refresher that never returns fails its waiters with timeout at the refresh deadline, keeps the session, and the next request refreshes again"
+    "a refresher that never returns fails its waiters with the refresh's timeout at the refresh deadline, keeps the session, and the next request refreshes again"
   )
   func refreshDeadline() async throws {
     let server = RecordingServer()
@@ -108,7 +108,7 @@ struct RefreshWaitTests {
     #expect(store.tokens == .knownExpired, "a refresh that timed out keeps the session")
     let second = await client.outcome(RecordingServer.endpoint())
 
-    #expect(first == .failure(.timeout))
+    #expect(first == .failure(.refreshUnavailable(.timeout)))
     #expect(took < .seconds(30), "the call's own 60 s deadline did not end it: \(took)")
     #expect(sessionEvents.values.isEmpty, "the session never ended")
     #expect((try? second.get())?.id == 1, "\(second)")
