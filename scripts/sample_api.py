@@ -942,7 +942,8 @@ class TransportProbes:
                                 as the socket takes it; without `length`, no
                                 Content-Length and the connection closes.
                                 ?burst=<bytes>: only that much as fast as the
-                                socket takes it, then a chunk every 10 ms
+                                socket takes it, then a chunk every 10 ms;
+                                ?status=<code>: with that status (200)
         GET  /_probe/framing    ?contentLength=<v> (repeatable), ?chunked=1,
                                 ?body=<text>: a 200 with exactly those
                                 Content-Length fields, however invalid, and
@@ -1077,7 +1078,10 @@ class TransportProbes:
         length = int(length_text) if length_text else None
         burst_text = query_value(request, "burst")
         burst = int(burst_text) if burst_text else None
-        lines = [f"{handler.protocol_version} 200 OK", "Content-Type: application/json"]
+        status_text = query_value(request, "status")
+        status = int(status_text) if status_text else 200
+        reason = handler.responses.get(status, ("",))[0]
+        lines = [f"{handler.protocol_version} {status} {reason}", "Content-Type: application/json"]
         if length is None:
             lines.append("Connection: close")
         else:

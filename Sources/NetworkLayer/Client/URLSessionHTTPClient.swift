@@ -16,8 +16,9 @@ import LayeredSupport
 /// In short: every failure is a typed ``NetworkError``; the whole call, retries and waits
 /// included, ends within its deadline, and cancelling the caller ends it at once, cancelling what
 /// it waits for; nothing is sent after either; credentials go only to the base URL's origin,
-/// redirects included; a body over the size limit ends the call; a 401 arrives as a 401 whatever
-/// its challenge; monitors see every attempt with credentials redacted. The client keeps its own
+/// redirects included; a body over the size limit ends the call, unless its status is an error,
+/// which is reported as itself with the start of its body; a 401 arrives as a 401 whatever its
+/// challenge; monitors see every attempt with credentials redacted. The client keeps its own
 /// deadlines because swift-corelibs-foundation truncates `URLRequest.timeoutInterval` to whole
 /// seconds; how each guarantee is kept on Linux is in `Internal/README.md`.
 public struct URLSessionHTTPClient: HTTPClient {
@@ -137,7 +138,8 @@ public struct URLSessionHTTPClient: HTTPClient {
       let failure: AttemptFailure
       do throws(NetworkError) {
         let (body, response) = try await transport.send(
-          request, maximumResponseSize: endpoint.maximumResponseSize, scope: scope)
+          request, maximumResponseSize: endpoint.maximumResponseSize,
+          acceptableStatusCodes: endpoint.acceptableStatusCodes, scope: scope)
         call?.responseReceived(response, bodyByteCount: body.count)
         do throws(NetworkError) {
           return try ResponseReader.read(body, response: response, request: request, for: endpoint)

@@ -32,6 +32,28 @@ struct ResponseSizeTests {
     )
   }
 
+  @Test("an error status wins over a body too large to read: bad status with its excerpt, not too large")
+  func errorStatusWinsOverSize() async {
+    let body = Data(
+      (#"{"error":"the server failed","#
+        + #""trace":"\#(String(repeating: "x", count: 2 * 1024 * 1024))"}"#).utf8)
+    let mount = InProcessURLProtocol.mount(
+      StubHandler { _ in
+        .respond(InProcessResponse(status: 500, headers: ["Content-Type": "application/json"], body: body))
+      })
+    defer { mount.unmount() }
+    let client = URLSessionHTTPClient(
+      baseURL: mount.baseURL, session: mount.makeSession(), maximumResponseSize: 1_024 * 1_024)
+
+    let result = await client.outcome(Endpoint<[TestTodo]>(path: ["todos"]))
+
+    guard case .failure(.badStatus(500, let excerpt?)) = result else {
+      Issue.record("expected bad status 500 with an excerpt, got \(result)")
+      return
+    }
+    #expect(excerpt.hasPrefix(#"{"error":"the server failed""#), "\(excerpt)")
+  }
+
   @Test("an endpoint's own limit overrides the client's, both ways")
   func endpointOverride() async throws {
     let mount = Self.mount()
@@ -123,6 +145,35 @@ struct ResponseFloodTests {
       )
     }
   }
+  @Test("a flood under an error status ends as that status with its excerpt, and the client leaves early")
+  func errorFloodIsItsStatus() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      let limit = 4 * 1024 * 1024
+      let client = URLSessionHTTPClient(
+        baseURL: server.baseURL, session: connection.session, defaultDeadline: .seconds(30),
+        maximumResponseSize: limit)
+      let endpoint = Endpoint<[TestTodo]>(
+        path: ["_probe", "flood"],
+        query: [
+          URLQueryItem(name: "length", value: "1073741824"), URLQueryItem(name: "burst", value: "67108864"),
+          URLQueryItem(name: "status", value: "500"),
+        ])
+
+      let result = await client.outcome(endpoint)
+
+      guard case .failure(.badStatus(500, let excerpt?)) = result else {
+        Issue.record("expected bad status 500 with an excerpt, got \(result)")
+        return
+      }
+      #expect(excerpt.hasPrefix("xxxx"), "\(excerpt)")
+      let log = try await connection.probeLog(waitingFor: \.hasEveryFloodEnded)
+      let flood = try #require(log.floods.first)
+      #expect(flood.clientLeft, "the client stopped reading: \(flood)")
+      #expect(flood.bytesSent < 1_073_741_824, "the server did not get to send the whole body")
+    }
+  }
+
   @Test("a compressed body is held to the limit as it inflates, not as it travels")
   func compressedBodyCountsInflated() async throws {
     try await LoopbackSampleAPI.with { server in

@@ -42,8 +42,15 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     var early: Outcome?
     var response: HTTPURLResponse?
     var body = Data()
-    /// The body length the response announced, or `nil` when it did not.
+    /// The body length the response announced, or `nil` when it did not (or announced more than
+    /// is read).
     var announced: Int?
+    /// The most of the body that is read: the limit, or for a status the endpoint does not accept,
+    /// the start of it that an error needs.
+    var bodyLimit: Int
+    /// Whether the status is one the endpoint does not accept: reaching `bodyLimit` then ends the
+    /// call with the response and the start of its body, not with `responseTooLarge`.
+    var isErrorStatus = false
     var redirect: URLRequest?
     /// The redirects of the attempt followed so far, by earlier tasks and by this one.
     var followed: Int
@@ -53,23 +60,28 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   private let originalRequest: URLRequest
   private let redirectRule: RedirectRule
   private let limit: Int
+  private let acceptable: Range<Int>
   /// Where the calls that cancel the task, or answer Foundation in a way that may cancel it, run.
   private let calls: URLSessionCallQueues
   /// The most the body's buffer is sized for up front. An announced length is only a claim:
   /// reserved whole under a large limit, it would make the client allocate whatever a server
   /// announces and never sends (9 EB traps). A longer body grows the buffer as it arrives.
   private static let largestReservation = 16 * 1024 * 1024
+  /// How much of the body of a status the endpoint does not accept is read: enough for an error
+  /// message or a form's field errors, whatever the server goes on sending.
+  static let errorBodyLimit = 64 * 1024
 
   /// Creates the delegate of one task, of an attempt whose earlier tasks followed `followed`
   /// redirects.
   init(
-    originalRequest: URLRequest, redirectRule: RedirectRule, maximumResponseSize: Int, followed: Int,
-    calls: URLSessionCallQueues
+    originalRequest: URLRequest, redirectRule: RedirectRule, maximumResponseSize: Int,
+    acceptableStatusCodes: Range<Int>, followed: Int, calls: URLSessionCallQueues
   ) {
-    state = Locked(State(followed: followed))
+    state = Locked(State(bodyLimit: maximumResponseSize, followed: followed))
     self.originalRequest = originalRequest
     self.redirectRule = redirectRule
     self.limit = maximumResponseSize
+    self.acceptable = acceptableStatusCodes
     self.calls = calls
   }
 
@@ -128,11 +140,18 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       return
     }
     let announced = response.expectedContentLength
+    let isErrorStatus = http.map { !acceptable.contains($0.statusCode) } ?? false
     let tooLarge = state.withLock { state in
       state.response = http
-      // A response announced as too large is refused before a byte of its body is stored.
-      guard announced <= Int64(limit) else { return true }
-      state.announced = announced > 0 ? Int(announced) : nil
+      if isErrorStatus {
+        // An error status wins over its body's size: its start is read, the rest dropped.
+        state.isErrorStatus = true
+        state.bodyLimit = min(limit, Self.errorBodyLimit)
+      } else if announced > Int64(limit) {
+        // A response announced as too large is refused before a byte of its body is stored.
+        return true
+      }
+      state.announced = announced > 0 && announced <= Int64(state.bodyLimit) ? Int(announced) : nil
       return false
     }
     if tooLarge {
@@ -152,9 +171,13 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    let tooLarge = state.withLock { state in
-      guard case .running = state.phase else { return false }
-      guard state.body.count + data.count <= limit else { return true }
+    let (tooLarge, errorResponse) = state.withLock { state -> (Bool, (Data, HTTPURLResponse)?) in
+      guard case .running = state.phase else { return (false, nil) }
+      guard state.body.count + data.count <= state.bodyLimit else {
+        guard state.isErrorStatus, let response = state.response else { return (true, nil) }
+        state.body.append(data.prefix(state.bodyLimit - state.body.count))
+        return (false, (state.body, response))
+      }
       if state.body.isEmpty, data.count == state.announced ?? data.count {
         // The whole body in one chunk, as a small response arrives: kept as it is, not copied.
         state.body = data
@@ -165,9 +188,10 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
         }
         state.body.append(data)
       }
-      return false
+      return (false, nil)
     }
     if tooLarge { finish(.failure(.responseTooLarge(limit: limit))) }
+    if let (body, response) = errorResponse { finish(.response(body, response), stoppingTheTask: true) }
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -255,8 +279,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
 
   // MARK: Ending
 
-  /// Ends the call with `outcome` unless it has already ended, and stops a running task.
-  private func finish(_ outcome: Outcome) {
+  /// Ends the call with `outcome` unless it has already ended, and stops a running task that has
+  /// failed or that `stoppingTheTask` says to stop (the start of an error body is all it needs).
+  private func finish(_ outcome: Outcome, stoppingTheTask: Bool = false) {
     let (continuation, task) = state.withLock {
       state -> (CheckedContinuation<Outcome, Never>?, URLSessionTask?) in
       if case .finished = state.phase { return (nil, nil) }
@@ -273,7 +298,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     }
     continuation?.resume(returning: outcome)
     // A task that completed on its own needs no cancelling; cancelling it anyway is harmless.
-    if let task, case .failure = outcome { calls.runApart { task.cancel() } }
+    let stops: Bool
+    if case .failure = outcome { stops = true } else { stops = stoppingTheTask }
+    if let task, stops { calls.runApart { task.cancel() } }
   }
 
   private static func isHTTPAuthentication(_ method: String) -> Bool {

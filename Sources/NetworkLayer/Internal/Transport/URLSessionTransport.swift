@@ -64,8 +64,13 @@ struct URLSessionTransport: Sendable {
   /// - Parameters:
   ///   - request: the request as the interceptors adapted it.
   ///   - maximumResponseSize: the body limit for this request; `nil` uses the transport's own.
+  ///   - acceptableStatusCodes: the statuses the endpoint accepts. The body of any other status
+  ///     is read only up to ``Transfer/errorBodyLimit`` and returned with its response, however
+  ///     large it is, so an error status is reported as one with its excerpt, never as
+  ///     ``NetworkError/responseTooLarge(limit:)``.
   ///   - scope: the call the request belongs to; its end ends the request.
-  /// - Returns: the body, whole, and the HTTP response; a challenged 401 is such a response.
+  /// - Returns: the body (whole, or the start of an error body) and the HTTP response; a
+  ///   challenged 401 is such a response.
   /// - Throws: ``NetworkError/responseTooLarge(limit:)`` past the limit,
   ///   the scope's reason (``NetworkError/timeout`` or ``NetworkError/cancelled``) when the call
   ///   ends first, and
@@ -73,6 +78,7 @@ struct URLSessionTransport: Sendable {
   func send(
     _ request: URLRequest,
     maximumResponseSize: Int? = nil,
+    acceptableStatusCodes: Range<Int> = 200..<300,
     scope: CallScope
   ) async throws(NetworkError) -> (Data, HTTPURLResponse) {
     var request = request
@@ -81,7 +87,9 @@ struct URLSessionTransport: Sendable {
     let limit = max(0, maximumResponseSize ?? self.maximumResponseSize)
     var followed = 0
     while true {
-      switch await run(request, limit: limit, followed: followed, scope: scope) {
+      switch await run(
+        request, limit: limit, acceptable: acceptableStatusCodes, followed: followed, scope: scope)
+      {
       case .response(let body, let response):
         return (body, response)
       case .failure(let error):
@@ -95,13 +103,14 @@ struct URLSessionTransport: Sendable {
 
   /// Runs one data task for `request`, unless `scope` has ended; `followed` redirects of the
   /// attempt came before it.
-  private func run(_ request: URLRequest, limit: Int, followed: Int, scope: CallScope) async
-    -> Transfer.Outcome
-  {
+  private func run(
+    _ request: URLRequest, limit: Int, acceptable: Range<Int>, followed: Int, scope: CallScope
+  ) async -> Transfer.Outcome {
     let transfer = Transfer(
       originalRequest: request,
       redirectRule: RedirectRule(credentialOrigin: credentialOrigin),
       maximumResponseSize: limit,
+      acceptableStatusCodes: acceptable,
       followed: followed,
       calls: delegating.calls
     )
