@@ -27,6 +27,32 @@ struct RequestBuilderTests {
   }
 
   @Test(
+    "a path that ends with a slash is sent with one, and a base URL's own is kept when the endpoint adds no segment",
+    arguments: [
+      ("https://h.example/api", ["token"], true, [], "https://h.example/api/token/"),
+      ("https://h.example/api/", [], false, [], "https://h.example/api/"),
+      ("https://h.example/api//", [], false, [], "https://h.example/api/"),
+      ("https://h.example/api", [], true, [], "https://h.example/api/"),
+      ("https://h.example/api/", ["todos"], false, [], "https://h.example/api/todos"),
+      ("https://h.example", ["a/b"], true, [], "https://h.example/a%2Fb/"),
+      (
+        "https://h.example/api", ["todos"], true, [URLQueryItem(name: "page", value: "2")],
+        "https://h.example/api/todos/?page=2"
+      ),
+    ]
+  )
+  func trailingSlash(
+    base: String, path: [String], endsWithSlash: Bool, query: [URLQueryItem], expected: String
+  )
+    throws
+  {
+    let builder = RequestBuilder(baseURL: try #require(URL(string: base)))
+    var endpoint = Endpoint<[Int]>(path: path, query: query)
+    endpoint.endsWithSlash = endsWithSlash
+    #expect(try builder.makeRequest(for: endpoint).url?.absoluteString == expected)
+  }
+
+  @Test(
     "a path value is encoded as exactly one segment, whatever it holds",
     arguments: [
       ("../admin", "https://h.example/v1/todos/..%2Fadmin"),

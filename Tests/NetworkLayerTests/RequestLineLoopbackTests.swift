@@ -42,6 +42,15 @@ struct RequestLineLoopbackTests {
     }
   }
 
+  @Test("a path that ends with a slash reaches the server as one, in one request and with its method")
+  func trailingSlash() async throws {
+    try await withServer { client, connection in
+      _ = await client.outcome(Endpoint.raw(method: .post, path: ["api", "token"]).endingWithSlash())
+      let received = try await connection.received()
+      #expect(received.map(\.line) == ["POST /api/token/ HTTP/1.1"])
+    }
+  }
+
   @Test(
     "a base URL's query goes out with every request, the endpoint's items after it",
     arguments: [

@@ -18,7 +18,14 @@ public struct Endpoint<Response: Sendable>: Sendable {
   /// `%2E%2E`), which RFC 3986 treats as data, not as a separator or a dot-segment. A server that
   /// decodes the path before routing may still act on it: nginx, for one, serves
   /// `/v1/users/%2E%2E/secret` as `/v1/secret`. Validate a segment taken from user input.
+  ///
+  /// No segment may be empty. A path that ends with `/` (`/api/token/`, as backends that route
+  /// by directory want) says so with ``endsWithSlash``; it is sent as that slash, never as `%2F`,
+  /// and needs no redirect. A base URL's own trailing slash is kept when the endpoint adds no
+  /// segment: `https://host/api/` with `[]` is `https://host/api/`.
   public var path: [String]
+  /// Whether the path ends with `/` (see ``path``); `false` by default.
+  public var endsWithSlash = false
   /// Query items, percent-encoded when the request is built.
   public var query: [URLQueryItem]
   /// Extra request headers. A name that is not a token, a value containing CR, LF or NUL, an
@@ -92,6 +99,15 @@ public struct Endpoint<Response: Sendable>: Sendable {
     self.emptyResponseValue = emptyResponseValue
     self.expectsContent = expectsContent
     self.decode = decode
+  }
+}
+
+extension Endpoint {
+  /// This endpoint with a path that ends with `/`, for backends whose every URL does.
+  public func endingWithSlash() -> Self {
+    var endpoint = self
+    endpoint.endsWithSlash = true
+    return endpoint
   }
 }
 

@@ -52,7 +52,10 @@ public struct RequestBuilder: Sendable {
       text += "/"
       text += PercentEncoding.segment(segment)
     }
-    if base.path.isEmpty && endpoint.path.isEmpty { text += "/" }
+    // The endpoint's trailing slash, or the base URL's when the endpoint adds no segment.
+    if endpoint.endsWithSlash || (endpoint.path.isEmpty && (base.path.isEmpty || base.endsWithSlash)) {
+      text += "/"
+    }
 
     if let query = base.query {
       text += "?"
@@ -127,6 +130,8 @@ extension RequestBuilder {
     let origin: String
     /// The base path without trailing slashes: `""` or `"/v1"`.
     let path: String
+    /// Whether the base URL's path ended with a slash, kept when an endpoint adds no segment.
+    let endsWithSlash: Bool
     /// The base URL's own query, already percent-encoded, sent before the endpoint's items.
     let query: String?
     let fragment: String?
@@ -138,6 +143,7 @@ extension RequestBuilder {
         components.host?.isEmpty == false
       else { return nil }
       var path = components.percentEncodedPath
+      endsWithSlash = path.hasSuffix("/")
       while path.hasSuffix("/") { path.removeLast() }
       self.path = path
       query = components.percentEncodedQuery

@@ -70,6 +70,7 @@ extension Endpoint {
     )
     // What the initialiser does not take is copied here; every stored property must be.
     endpoint.maximumResponseSize = maximumResponseSize
+    endpoint.endsWithSlash = endsWithSlash
     endpoint.emptyBodyIsValue = emptyBodyIsValue
     endpoint.readResponse = { body, response, request throws(NetworkError) in
       let value = try ResponseReader.read(body, response: response, request: request, for: original)
