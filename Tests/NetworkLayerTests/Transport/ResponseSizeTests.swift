@@ -102,6 +102,16 @@ struct ResponseSizeTests {
   .serialized
 )
 struct ResponseFloodTests {
+  private static let limit = 4 * 1024 * 1024
+
+  /// A client with a 4 MiB limit and a deadline far beyond what 4 MiB takes even on a loaded
+  /// machine, so that the limit, or the status, ends a flood, never the deadline.
+  private static func client(baseURL: URL, connection: SampleBackendConnection) -> URLSessionHTTPClient {
+    URLSessionHTTPClient(
+      baseURL: baseURL, session: connection.session, defaultDeadline: .seconds(30), maximumResponseSize: limit
+    )
+  }
+
   @Test(
     "a flood ends the call with response too large, not at the deadline, in bounded memory",
     arguments: ["/_probe/flood?length=1073741824&burst=67108864", "/_probe/flood?burst=67108864"]
@@ -109,11 +119,8 @@ struct ResponseFloodTests {
   func floodStopsAtLimit(path: String) async throws {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
-      let limit = 4 * 1024 * 1024
-      // A deadline far beyond what 4 MiB takes even on a loaded machine: the limit must end it.
-      let client = URLSessionHTTPClient(
-        baseURL: server.baseURL, session: connection.session, defaultDeadline: .seconds(30),
-        maximumResponseSize: limit)
+      let limit = Self.limit
+      let client = Self.client(baseURL: server.baseURL, connection: connection)
       guard let url = URL(string: server.baseURL.absoluteString + path),
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
       else {
@@ -145,14 +152,12 @@ struct ResponseFloodTests {
       )
     }
   }
+
   @Test("a flood under an error status ends as that status with its excerpt, and the client leaves early")
   func errorFloodIsItsStatus() async throws {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
-      let limit = 4 * 1024 * 1024
-      let client = URLSessionHTTPClient(
-        baseURL: server.baseURL, session: connection.session, defaultDeadline: .seconds(30),
-        maximumResponseSize: limit)
+      let client = Self.client(baseURL: server.baseURL, connection: connection)
       let endpoint = Endpoint<[TestTodo]>(
         path: ["_probe", "flood"],
         query: [
