@@ -268,8 +268,11 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     }
     let repeatsRequest = RedirectRule.repeatsRequest(response.statusCode)
     state.withLock { state in
+      // What was read for the redirect's own response does not carry over to the next one.
       state.response = nil
       state.body = Data()
+      state.isErrorStatus = false
+      state.bodyLimit = limit
       if repeatsRequest { state.redirect = next }
     }
     // `nil` makes Foundation end this task with the redirect response; the transport then sends
