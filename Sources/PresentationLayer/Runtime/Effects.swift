@@ -37,6 +37,14 @@ public struct Effects<F: Feature>: Sendable {
     viewModel?.stateAfterReports()
   }
 
+  /// Applies `reaction` (its side effect, its event, then its follow-ups) on the main actor, after
+  /// what this work reported earlier; ignored once this work has ended or the view model is gone.
+  @MainActor
+  public func react(_ reaction: Reaction<F>) {
+    viewModel?.deliverReports()
+    apply(reaction)
+  }
+
   /// Hands `reaction` to the view model without waiting for the main actor: it is applied there,
   /// in order, before anything this work applies, emits or reads later.
   func report(_ reaction: Reaction<F>) {

@@ -142,18 +142,20 @@ public struct TodoListFeature: Feature {
     let observeSession = self.observeSession
     return .watch(.latest(.session)) { effects in
       for await session in observeSession() where session == .expired {
-        await MainActor.run {
-          if effects.apply(.sessionEnded) { effects.emit(.sessionEnded) }
-        }
+        await effects.react(Self.sessionEnd)
       }
     }
   }
 
-  /// How the screen reacts to a failed request: `effect`, and when the session has expired, the
-  /// session's end, announced once however many requests (and the session watch) learn of it.
+  /// The session's end: recorded in the state, and announced the first time it changes the state,
+  /// however many requests (and the session watch) learn of it.
+  private static let sessionEnd = Reaction<Self>.apply(.sessionEnded, emittingOnChange: .sessionEnded)
+
+  /// How the screen reacts to a failed request: `effect`, then, when the session has expired,
+  /// ``sessionEnd``.
   private static func failed(_ error: DomainError, _ effect: SideEffect) -> Reaction<Self> {
     guard error == .sessionExpired else { return .apply(effect) }
-    return .apply(effect).then(.apply(.sessionEnded, emittingOnChange: .sessionEnded))
+    return .apply(effect).then(Self.sessionEnd)
   }
 
   /// Folds one side effect into the screen's state.
