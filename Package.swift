@@ -51,7 +51,8 @@ let package = Package(
       dependencies: ["DomainLayer", "NetworkLayer", "DataLayer", "PresentationLayer"],
       swiftSettings: strictSettings
     ),
-    .target(name: "SampleBackend", dependencies: ["LayeredSupport"], swiftSettings: strictSettings),
+    .target(
+      name: "SampleBackend", dependencies: ["NetworkLayer", "LayeredSupport"], swiftSettings: strictSettings),
     .executableTarget(
       name: "Showcase",
       dependencies: [
@@ -63,7 +64,7 @@ let package = Package(
 
     .target(
       name: "LayeredTestSupport",
-      dependencies: ["SampleBackend", "LayeredSupport", "PresentationLayer"],
+      dependencies: ["SampleBackend", "NetworkLayer", "LayeredSupport", "PresentationLayer"],
       path: "Tests/LayeredTestSupport",
       swiftSettings: strictSettings
     ),
@@ -111,7 +112,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SampleBackendTests",
-      dependencies: ["SampleBackend", "LayeredTestSupport"],
+      dependencies: ["SampleBackend", "NetworkLayer", "LayeredSupport", "LayeredTestSupport"],
       swiftSettings: strictSettings
     ),
   ],

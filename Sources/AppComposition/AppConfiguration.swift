@@ -18,25 +18,37 @@ public struct AppConfiguration: Sendable {
 
   /// The API's base URL; endpoint paths are appended to it, keeping its own path.
   public var baseURL: URL
-  /// The session every request goes through. Pass one built from an in-process mount to run
-  /// the app against the embedded sample API, or an ephemeral one for a real server.
-  public var session: URLSession
+  /// What carries every request: a `URLSessionTransport` for a real server, or the embedded
+  /// sample API's in-process transport.
+  public var transport: any HTTPTransport
   /// Receivers of the HTTP client's events (requests, retries, refreshes), with credentials
   /// already redacted; a `ConsoleEventMonitor` prints them.
   public var monitors: [any NetworkEventMonitor]
   /// Where tokens and caches live.
   public var storage: Storage
 
-  /// Creates a configuration.
+  /// Creates a configuration whose requests `transport` carries.
+  public init(
+    baseURL: URL,
+    transport: any HTTPTransport,
+    monitors: [any NetworkEventMonitor] = [],
+    storage: Storage = .inMemory
+  ) {
+    self.baseURL = baseURL
+    self.transport = transport
+    self.monitors = monitors
+    self.storage = storage
+  }
+
+  /// Creates a configuration whose requests go out with `session`'s configuration.
   public init(
     baseURL: URL,
     session: URLSession,
     monitors: [any NetworkEventMonitor] = [],
     storage: Storage = .inMemory
   ) {
-    self.baseURL = baseURL
-    self.session = session
-    self.monitors = monitors
-    self.storage = storage
+    self.init(
+      baseURL: baseURL, transport: URLSessionTransport(session: session), monitors: monitors, storage: storage
+    )
   }
 }

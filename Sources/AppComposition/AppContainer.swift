@@ -49,7 +49,7 @@ public final class AppContainer: Sendable {
     self.flushStores = flushStores
     let plainClient = URLSessionHTTPClient(
       baseURL: configuration.baseURL,
-      session: configuration.session,
+      transport: configuration.transport,
       interceptors: [RetryPolicy()],
       monitors: configuration.monitors
     )
@@ -60,7 +60,7 @@ public final class AppContainer: Sendable {
     )
     let apiClient = URLSessionHTTPClient(
       baseURL: configuration.baseURL,
-      session: configuration.session,
+      transport: configuration.transport,
       interceptors: [authInterceptor, RetryPolicy()],
       monitors: configuration.monitors
     )

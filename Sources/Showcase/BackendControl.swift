@@ -1,12 +1,13 @@
 import Foundation
 import NetworkLayer
+import SampleBackend
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-/// The sample API's `/_control/` hooks, spoken with plain URLSession so that setting the scene
-/// never goes through the layers being shown.
+/// The sample API's `/_control/` hooks, spoken with plain URLSession (or straight to the embedded
+/// API's transport) so that setting the scene never goes through the layers being shown.
 struct BackendControl: Sendable {
   struct Counters: Decodable, Sendable {
     var requests: Int
@@ -19,7 +20,19 @@ struct BackendControl: Sendable {
   }
 
   let baseURL: URL
-  let session: URLSession
+  let load: @Sendable (URLRequest) async throws -> (Data, URLResponse)
+
+  /// Control of the server at `baseURL`, spoken with `session`.
+  init(baseURL: URL, session: URLSession) {
+    self.baseURL = baseURL
+    self.load = { request in try await session.data(for: request) }
+  }
+
+  /// Control of the embedded API that `transport` reaches.
+  init(transport: InProcessTransport) {
+    self.baseURL = transport.baseURL
+    self.load = { request in try await transport.send(request) }
+  }
 
   func inject(_ fault: [String: any Sendable]) async throws {
     try await call("POST", "faults", json: fault)
@@ -46,10 +59,10 @@ struct BackendControl: Sendable {
     let data: Data
     let response: URLResponse
     do {
-      (data, response) = try await session.data(for: request)
-    } catch let error as URLError {
+      (data, response) = try await load(request)
+    } catch {
       // In the client's words, not Foundation's dump of the error's user info.
-      let reason = NetworkError.transport(code: error.code.rawValue)
+      let reason = (error as? NetworkError) ?? .transport(code: (error as? URLError)?.code.rawValue ?? 0)
       throw ControlError(description: "no sample API answers at \(baseURL.absoluteString): \(reason)")
     }
     guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {

@@ -15,7 +15,7 @@ final class Stage: Sendable {
   let container: AppContainer
   let control: BackendControl
   let baseURL: URL
-  let session: URLSession
+  let transport: any HTTPTransport
   /// Takes the embedded API off the network and back; `nil` against a real server.
   let setReachable: (@Sendable (Bool) -> Void)?
   private let failures = Locked<[String]>([])
@@ -26,18 +26,20 @@ final class Stage: Sendable {
     if let baseURL {
       let configuration = URLSessionConfiguration.ephemeral
       configuration.urlCache = nil
-      session = URLSession(configuration: configuration)
+      let session = URLSession(configuration: configuration)
+      transport = URLSessionTransport(session: session)
       self.baseURL = baseURL
       setReachable = nil
+      control = BackendControl(baseURL: baseURL, session: session)
     } else {
-      let mount = SampleAPI().mount()
-      session = mount.makeSession()
-      self.baseURL = mount.baseURL
-      setReachable = { reachable in reachable ? mount.remount() : mount.unmount() }
+      let embedded = SampleAPI().transport()
+      transport = embedded
+      self.baseURL = embedded.baseURL
+      setReachable = { reachable in reachable ? embedded.reconnect() : embedded.disconnect() }
+      control = BackendControl(transport: embedded)
     }
-    control = BackendControl(baseURL: self.baseURL, session: session)
     container = AppContainer(
-      configuration: AppConfiguration(baseURL: self.baseURL, session: session, monitors: [monitor])
+      configuration: AppConfiguration(baseURL: self.baseURL, transport: transport, monitors: [monitor])
     )
   }
 

@@ -11,7 +11,7 @@ struct AppHarness {
   init(_ connection: SampleBackendConnection) {
     self.connection = connection
     container = AppContainer(
-      configuration: AppConfiguration(baseURL: connection.baseURL, session: connection.session)
+      configuration: AppConfiguration(baseURL: connection.baseURL, transport: connection.transport)
     )
   }
 

@@ -21,11 +21,10 @@ struct ContainerSeamTests {
     let api = SampleAPI()
     let routes = CommentsRoutes()
     try routes.register(on: api)
-    let mount = api.mount()
-    defer { mount.unmount() }
-    let server = SampleBackendConnection(baseURL: mount.baseURL, session: mount.makeSession())
+    let mount = api.transport()
+    let server = SampleBackendConnection(mount)
     let container = AppContainer(
-      configuration: AppConfiguration(baseURL: mount.baseURL, session: mount.makeSession()))
+      configuration: AppConfiguration(baseURL: mount.baseURL, transport: mount))
     let comments = RemoteCommentRepository(client: container.authenticatedClient)
 
     await #expect(throws: DomainError.sessionExpired) { try await comments.comments(todoID: 7) }

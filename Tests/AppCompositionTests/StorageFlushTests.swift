@@ -17,7 +17,7 @@ struct StorageFlushTests {
     try await SampleBackendKind.embedded.with { connection in
       let container = AppContainer(
         configuration: AppConfiguration(
-          baseURL: connection.baseURL, session: connection.session, storage: .directory(directory))
+          baseURL: connection.baseURL, transport: connection.transport, storage: .directory(directory))
       )
       let login = container.makeLoginViewModel()
       login.send(.usernameChanged("demo"))

@@ -18,11 +18,11 @@ struct DataStack {
 
   init(_ connection: SampleBackendConnection) {
     let plain = URLSessionHTTPClient(
-      baseURL: connection.baseURL, session: connection.session, interceptors: [RetryPolicy()])
+      baseURL: connection.baseURL, transport: connection.transport, interceptors: [RetryPolicy()])
     authInterceptor = AuthInterceptor(store: tokenStore, refresher: RemoteTokenRefresher(client: plain))
     let api = URLSessionHTTPClient(
       baseURL: connection.baseURL,
-      session: connection.session,
+      transport: connection.transport,
       interceptors: [authInterceptor, RetryPolicy()]
     )
     self.api = api

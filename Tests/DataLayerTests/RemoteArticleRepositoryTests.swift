@@ -23,11 +23,10 @@ struct RemoteArticleRepositoryTests {
 
   @Test("an article whose date is not ISO 8601 is invalid data")
   func badDate() async {
-    let mount = StubHandler.mount(
+    let mount = StubHandler.transport(
       status: 200, body: #"{"id":1,"title":"t","body":"b","publishedAt":"yesterday"}"#)
-    defer { mount.unmount() }
     let repository = RemoteArticleRepository(
-      client: URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+      client: URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount)
     )
     guard
       case .failure(.invalidData) = await Result.of({ () async throws(DomainError) in

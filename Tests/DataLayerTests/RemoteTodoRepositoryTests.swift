@@ -64,14 +64,13 @@ struct RemoteTodoRepositoryTests {
 
   @Test("one invalid todo in the list fails the load as invalid data instead of crashing")
   func invalidTodo() async {
-    let mount = StubHandler.mount(
+    let mount = StubHandler.transport(
       status: 200,
       body:
         #"[{"userId":1,"id":1,"title":"ok","completed":false},{"userId":1,"id":2,"title":"","completed":false}]"#
     )
-    defer { mount.unmount() }
     let repository = RemoteTodoRepository(
-      client: URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+      client: URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount)
     )
     guard
       case .failure(.invalidData) = await Result.of({ () async throws(DomainError) in

@@ -13,26 +13,25 @@ struct ThreeCallStylesTests {
     case success, invalidURL, badStatus, noData, decodingFailed, transport
   }
 
-  private static func client(for scenario: Scenario) -> (URLSessionHTTPClient, InProcessURLProtocol.Mount) {
+  private static func client(for scenario: Scenario) -> (URLSessionHTTPClient, InProcessTransport) {
     let json = #"[{"userId":1,"id":1,"title":"a","completed":false}]"#
-    let mount: InProcessURLProtocol.Mount =
+    let mount: InProcessTransport =
       switch scenario {
-      case .success, .invalidURL: StubHandler.mount(status: 200, body: json)
-      case .badStatus: StubHandler.mount(status: 500, body: #"{"error":"boom"}"#)
-      case .noData: StubHandler.mount(status: 200, body: "")
-      case .decodingFailed: StubHandler.mount(status: 200, body: "{not json")
-      case .transport: InProcessURLProtocol.mount(StubHandler { _ in .fail(.notConnectedToInternet) })
+      case .success, .invalidURL: StubHandler.transport(status: 200, body: json)
+      case .badStatus: StubHandler.transport(status: 500, body: #"{"error":"boom"}"#)
+      case .noData: StubHandler.transport(status: 200, body: "")
+      case .decodingFailed: StubHandler.transport(status: 200, body: "{not json")
+      case .transport: InProcessTransport(StubHandler { _ in .fail(.notConnectedToInternet) })
       }
     let baseURL = scenario == .invalidURL ? URL(fileURLWithPath: "/not/http") : mount.baseURL
-    return (URLSessionHTTPClient(baseURL: baseURL, session: mount.makeSession()), mount)
+    return (URLSessionHTTPClient(baseURL: baseURL, transport: mount), mount)
   }
 
   @Test(
     "seed scenario 4: completion handler, async/await and stream give the same result",
     arguments: Scenario.allCases)
   func sameOutcome(scenario: Scenario) async throws {
-    let (client, mount) = Self.client(for: scenario)
-    defer { mount.unmount() }
+    let (client, _) = Self.client(for: scenario)
     let endpoint = Endpoint<[TodoDTO]>(path: ["todos"])
 
     let viaAsync: Result<[TodoDTO], NetworkError>
@@ -60,14 +59,13 @@ struct ThreeCallStylesTests {
 
   @Test("cancelling a completion-handler request delivers cancelled")
   func completionCancellation() async {
-    let mount = InProcessURLProtocol.mount(
+    let mount = InProcessTransport(
       StubHandler { _ in
         try? await Task.sleep(for: .seconds(600))
         return .fail(.cancelled)
       }
     )
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount)
     let result = await withCheckedContinuation { continuation in
       let handle = client.send(Endpoint<[TodoDTO]>(path: ["todos"])) { continuation.resume(returning: $0) }
       handle.cancel()

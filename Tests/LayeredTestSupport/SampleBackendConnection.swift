@@ -1,4 +1,6 @@
 public import Foundation
+public import NetworkLayer
+public import SampleBackend
 
 #if canImport(FoundationNetworking)
   public import FoundationNetworking
@@ -6,8 +8,9 @@ public import Foundation
 
 /// A way to reach one running sample backend, and its `/_control/` hooks.
 ///
-/// It talks plain `URLSession`, not the package's own client, so that tests of the client never
-/// depend on the code they test to set up their scene.
+/// It talks plain `URLSession` (or, in process, straight to the backend's transport), not the
+/// package's own client, so that tests of the client never depend on the code they test to set
+/// up their scene.
 public struct SampleBackendConnection: Sendable {
   /// A misbehaviour for the backend to inject; see the sample API's contract for the semantics.
   public struct Fault: Encodable, Sendable {
@@ -96,15 +99,17 @@ public struct SampleBackendConnection: Sendable {
 
   /// The backend's base URL.
   public let baseURL: URL
-  /// A session that reaches the backend.
-  public let session: URLSession
+  /// What a client uses to reach the backend.
+  public let transport: any HTTPTransport
+  private let load: @Sendable (URLRequest) async throws -> (Data, URLResponse)
   private let setReachable: (@Sendable (Bool) async throws -> Void)?
 
   /// Creates a connection to the backend at `baseURL`, reached through `session`.
   ///
   /// - Parameters:
   ///   - baseURL: The backend's base URL; paths are appended to it as they are.
-  ///   - session: A session that reaches the backend.
+  ///   - session: A session that reaches the backend; clients get a ``URLSessionTransport``
+  ///     over it.
   ///   - setReachable: Takes the backend off the network or brings it back; `nil` for a backend
   ///     that cannot go offline, whose ``setReachable(_:)`` then throws ``ControlError``.
   public init(
@@ -113,8 +118,18 @@ public struct SampleBackendConnection: Sendable {
     setReachable: (@Sendable (Bool) async throws -> Void)? = nil
   ) {
     self.baseURL = baseURL
-    self.session = session
+    self.transport = URLSessionTransport(session: session)
+    self.load = { request in try await Self.load(request, with: session) }
     self.setReachable = setReachable
+  }
+
+  /// Creates a connection to the in-process backend that `transport` reaches; taking it off the
+  /// network disconnects the transport.
+  public init(_ transport: InProcessTransport) {
+    self.baseURL = transport.baseURL
+    self.transport = transport
+    self.load = { request in try await transport.send(request) }
+    self.setReachable = { reachable in reachable ? transport.reconnect() : transport.disconnect() }
   }
 
   /// Takes the backend off the network (requests fail to connect, as when the device is
@@ -188,10 +203,11 @@ public struct SampleBackendConnection: Sendable {
   /// test's flood keeps busy for as long as it lasts. Tests that only look at the backend would
   /// then stop the pool for every test running beside them, and with it the deadlines those
   /// tests measure.
-  private func load(_ request: URLRequest) async throws -> (Data, URLResponse) {
-    let session = self.session
-    return try await withCheckedThrowingContinuation { continuation in
-      Self.foundationCalls.async {
+  private static func load(_ request: URLRequest, with session: URLSession) async throws -> (
+    Data, URLResponse
+  ) {
+    try await withCheckedThrowingContinuation { continuation in
+      foundationCalls.async {
         session.dataTask(with: request) { data, response, error in
           if let data, let response {
             continuation.resume(returning: (data, response))

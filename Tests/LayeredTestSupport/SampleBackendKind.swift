@@ -9,7 +9,7 @@ public import Testing
 
 /// The two implementations of the sample API contract.
 public enum SampleBackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-  /// `SampleAPI` in process, through `InProcessURLProtocol`.
+  /// `SampleAPI` in process, through its `InProcessTransport`.
   case embedded
   /// `scripts/sample_api.py` over loopback sockets.
   case loopback
@@ -28,12 +28,7 @@ public enum SampleBackendKind: String, CaseIterable, Sendable, CustomTestStringC
   ) async throws -> T {
     switch self {
     case .embedded:
-      let mount = SampleAPI().mount()
-      defer { mount.unmount() }
-      let connection = SampleBackendConnection(baseURL: mount.baseURL, session: mount.makeSession()) {
-        reachable in reachable ? mount.remount() : mount.unmount()
-      }
-      return try await body(connection)
+      return try await body(SampleBackendConnection(SampleAPI().transport()))
     case .loopback:
       guard LoopbackSampleAPI.shouldRun else { try Test.cancel(LoopbackSampleAPI.skipReason) }
       // Taken away and brought back at the same URL: the port stays reserved in between, so the

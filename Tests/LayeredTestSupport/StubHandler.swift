@@ -16,14 +16,14 @@ public struct StubHandler: InProcessHandler {
     await respond(request)
   }
 
-  /// Mounts a stub that always gives `status`, `body` and `contentType`.
-  public static func mount(
+  /// A transport to a stub that always gives `status`, `body` and `contentType`.
+  public static func transport(
     status: Int,
     body: String,
     contentType: String? = "application/json"
-  ) -> InProcessURLProtocol.Mount {
+  ) -> InProcessTransport {
     let headers = contentType.map { ["Content-Type": $0] } ?? [:]
     let response = InProcessResponse(status: status, headers: headers, body: Data(body.utf8))
-    return InProcessURLProtocol.mount(StubHandler { _ in .respond(response) })
+    return InProcessTransport(StubHandler { _ in .respond(response) })
   }
 }

@@ -15,11 +15,11 @@ struct ClientPipelineTests {
   /// A stub server that answers from a script, one status per request, and counts requests.
   private final class ScriptedServer: Sendable {
     let requests = Locked<[InProcessRequest]>([])
-    let mount: InProcessURLProtocol.Mount
+    let mount: InProcessTransport
 
     init(statuses: [Int], headers: [String: String] = [:]) {
       let requests = self.requests
-      mount = InProcessURLProtocol.mount(
+      mount = InProcessTransport(
         StubHandler { request in
           let index = requests.withLock { seen in
             seen.append(request)
@@ -43,7 +43,7 @@ struct ClientPipelineTests {
     ) -> URLSessionHTTPClient {
       URLSessionHTTPClient(
         baseURL: mount.baseURL,
-        session: mount.makeSession(),
+        transport: mount,
         interceptors: interceptors,
         monitors: monitors,
         clock: clock
@@ -92,7 +92,6 @@ struct ClientPipelineTests {
   @Test("interceptors adapt every attempt, in order")
   func adaptOrder() async throws {
     let server = ScriptedServer(statuses: [503, 200])
-    defer { server.mount.unmount() }
     let client = server.client(interceptors: [Marker(mark: "a"), Marker(mark: "b", decision: .retryNow)])
     _ = try await client.send(Self.todo)
     let traces = server.requests.withLock { $0.map { $0.header("X-Trace") } }
@@ -102,7 +101,6 @@ struct ClientPipelineTests {
   @Test("an adapt failure fails the call without sending anything")
   func adaptFailure() async {
     let server = ScriptedServer(statuses: [200])
-    defer { server.mount.unmount() }
     let client = server.client(interceptors: [Marker(mark: "a", adaptError: .invalidRequest("no way"))])
     #expect(await client.outcome(Self.todo) == .failure(.invalidRequest("no way")))
     #expect(server.count == 0)
@@ -111,7 +109,6 @@ struct ClientPipelineTests {
   @Test("the first interceptor with a decision wins, and fail replaces the attempt's error")
   func firstDecisionWins() async {
     let server = ScriptedServer(statuses: [503, 200])
-    defer { server.mount.unmount() }
     let client = server.client(interceptors: [
       Marker(mark: "a"), Marker(mark: "b", decision: .fail(.unauthorized)), Self.policy(),
     ])
@@ -122,7 +119,6 @@ struct ClientPipelineTests {
   @Test("a GET that fails twice with 503 succeeds on the third attempt after the backoff delays")
   func retriesWithBackoff() async throws {
     let server = ScriptedServer(statuses: [503, 503, 200])
-    defer { server.mount.unmount() }
     let clock = TestClock()
     let log = EventLog()
     let client = server.client(interceptors: [Self.policy()], monitors: [log], clock: clock)
@@ -141,7 +137,6 @@ struct ClientPipelineTests {
   @Test("monitors see each attempt start, its response and its retry, then the call's outcome")
   func eventsOfACall() async throws {
     let server = ScriptedServer(statuses: [503, 200])
-    defer { server.mount.unmount() }
     let log = EventLog()
     let client = server.client(interceptors: [Marker(mark: "a", decision: .retryNow)], monitors: [log])
     _ = try await client.send(Self.todo)
@@ -174,7 +169,6 @@ struct ClientPipelineTests {
   @Test("a call that fails before its first attempt is reported under attempt 0, with nothing sent")
   func eventsOfACallThatNeverSent() async {
     let server = ScriptedServer(statuses: [200])
-    defer { server.mount.unmount() }
     let log = EventLog()
     let client = server.client(
       interceptors: [Marker(mark: "a", adaptError: .invalidRequest("no way"))], monitors: [log])
@@ -193,7 +187,6 @@ struct ClientPipelineTests {
   @Test("Retry-After is waited for, on the client's clock")
   func honoursRetryAfter() async throws {
     let server = ScriptedServer(statuses: [429, 200], headers: ["Retry-After": "3"])
-    defer { server.mount.unmount() }
     let clock = TestClock()
     let client = server.client(interceptors: [Self.policy()], clock: clock)
     let call = Task { await client.outcome(Self.todo) }
@@ -209,7 +202,6 @@ struct ClientPipelineTests {
   @Test("cancelling a call stops its pending retry")
   func cancellationStopsRetry() async throws {
     let server = ScriptedServer(statuses: [503])
-    defer { server.mount.unmount() }
     let clock = TestClock()
     let client = server.client(interceptors: [Self.policy()], clock: clock)
     let call = Task { await client.outcome(Self.todo) }
@@ -223,7 +215,6 @@ struct ClientPipelineTests {
   @Test("the deadline covers the whole call, retries and waits included")
   func deadlineCoversRetries() async throws {
     let server = ScriptedServer(statuses: [503])
-    defer { server.mount.unmount() }
     let clock = TestClock()
     let client = server.client(interceptors: [Self.policy(maxAttempts: 10)], clock: clock)
     var endpoint = Self.todo
@@ -243,7 +234,6 @@ struct ClientPipelineTests {
   func retryDelayBeyondTheClock() async throws {
     // A server asking to wait longer than any clock counts, with a policy that accepts any wait.
     let server = ScriptedServer(statuses: [503], headers: ["Retry-After": "99999999999999999999"])
-    defer { server.mount.unmount() }
     let policy = RetryPolicy(maxRetryAfter: .seconds(Int64.max))
     var endpoint = Self.todo
     endpoint.deadline = .milliseconds(500)
@@ -261,7 +251,6 @@ struct ClientPipelineTests {
   @Test("a deadline too far away to count is kept as a year on any clock, not only the continuous one")
   func deadlineOfCenturiesOnAnotherClock() async throws {
     let server = ScriptedServer(statuses: [200])
-    defer { server.mount.unmount() }
     var endpoint = Self.todo
     endpoint.deadline = .seconds(Int64.max)
 
@@ -280,7 +269,6 @@ struct ClientPipelineTests {
   @Test("a POST is not retried unless the endpoint opts in", arguments: [false, true])
   func postOptIn(optIn: Bool) async throws {
     let server = ScriptedServer(statuses: [503, 200])
-    defer { server.mount.unmount() }
     let client = server.client(interceptors: [RetryPolicy(baseDelay: .zero)])
     let endpoint = Endpoint<TestTodo>(method: .post, path: ["todos"], isIdempotent: optIn ? true : nil)
     let result = await client.outcome(endpoint)
@@ -290,14 +278,13 @@ struct ClientPipelineTests {
 
   @Test("empty bodies: fine for 204, HEAD and no-content endpoints, no data elsewhere")
   func emptyBodies() async throws {
-    let mount = InProcessURLProtocol.mount(
+    let mount = InProcessTransport(
       StubHandler { request in
         let status = request.path == "/gone" ? 204 : 200
         return .respond(InProcessResponse(status: status, headers: ["Content-Type": "application/json"]))
       }
     )
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount)
     #expect(try await client.send(Endpoint<NoContent>(path: ["anything"])) == NoContent())
     #expect(try await client.send(Endpoint<TestTodo?>(path: ["gone"])) == nil)
     #expect(try await client.send(Endpoint<TestTodo?>(method: .head, path: ["head"])) == nil)

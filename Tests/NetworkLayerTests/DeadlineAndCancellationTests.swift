@@ -30,7 +30,7 @@ struct DeadlineAndCancellationTests {
   func shortDeadline() async throws {
     try await withOpenAPI { server, connection in
       try await connection.inject(.init(path: "/todos", delay: 1.5))
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: connection.transport)
       let endpoint = Endpoint<[TestTodo]>(path: ["todos"], deadline: .milliseconds(300))
 
       let result = await client.outcome(endpoint)
@@ -45,7 +45,7 @@ struct DeadlineAndCancellationTests {
     try await withOpenAPI { server, connection in
       // Far longer than the deadline, so that even on a loaded machine the answer cannot come first.
       try await connection.inject(.init(path: "/todos", delay: 30))
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: connection.transport)
 
       let result = await client.outcome(Endpoint<[TestTodo]>(path: ["todos"], deadline: .milliseconds(300)))
 
@@ -65,7 +65,7 @@ struct DeadlineAndCancellationTests {
   @Test("a response inside its deadline is untouched, also with a sub-second deadline")
   func responseInsideDeadline() async throws {
     try await withOpenAPI { server, connection in
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: connection.transport)
       // Warm the connection, so the timed call measures the client and not the server's start.
       _ = try await client.send(Endpoint<[TestTodo]>(path: ["todos"]))
       // With URLRequest.timeoutInterval = 0.9 this toolchain would time out after about 1 ms. A
@@ -93,7 +93,7 @@ struct DeadlineAndCancellationTests {
   @Test("a deadline of zero or less has passed before the call begins: timeout, and nothing is sent")
   func deadlineAlreadyPassed() async throws {
     try await withOpenAPI { server, connection in
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: connection.transport)
 
       for deadline: Duration in [.zero, .milliseconds(-1), .seconds(-3600)] {
         let result = await client.outcome(Endpoint<[TestTodo]>(path: ["todos"], deadline: deadline))
@@ -109,7 +109,7 @@ struct DeadlineAndCancellationTests {
   func deadlineOfCenturies() async throws {
     try await withOpenAPI { server, connection in
       let client = URLSessionHTTPClient(
-        baseURL: server.baseURL, session: connection.session, defaultDeadline: .seconds(Int64.max))
+        baseURL: server.baseURL, transport: connection.transport, defaultDeadline: .seconds(Int64.max))
 
       let byDefault = await client.outcome(Endpoint<[TestTodo]>(path: ["todos"]))
       let byEndpoint = await client.outcome(

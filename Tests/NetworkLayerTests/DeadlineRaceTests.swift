@@ -72,7 +72,6 @@ struct DeadlineRaceTests {
   @Test("the deadline ends a call at once while an interceptor ignores cancellation, and nothing is sent")
   func deadlineDoesNotWaitForCancelledWork() async throws {
     let server = RecordingServer()
-    defer { server.mount.unmount() }
     let interceptor = DeafInterceptor()
     let client = server.client([interceptor])
 
@@ -93,7 +92,6 @@ struct DeadlineRaceTests {
     "cancelling the caller ends a call at once while an interceptor ignores cancellation; nothing is sent")
   func cancellationDoesNotWaitForCancelledWork() async throws {
     let server = RecordingServer()
-    defer { server.mount.unmount() }
     let interceptor = DeafInterceptor()
     let client = server.client([interceptor])
     let call = Task { await client.outcome(Endpoint<TestTodo>(path: ["todos"])) }

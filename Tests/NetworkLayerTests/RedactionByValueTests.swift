@@ -61,14 +61,13 @@ struct RedactionByValueTests {
   @Test("an error excerpt cut in the middle of an echoed token keeps none of it")
   func excerptCutMidToken() async throws {
     let token = "at-" + String(repeating: "z", count: 60)
-    let mount = InProcessURLProtocol.mount(
+    let mount = InProcessTransport(
       StubHandler { request in
         let echoed = String(repeating: "n", count: 190) + (request.header("Authorization") ?? "")
         return .respond(
           InProcessResponse(status: 500, headers: ["Content-Type": "text/plain"], body: Data(echoed.utf8)))
       })
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount)
     let result = await client.outcome(
       Endpoint<[TestTodo]>(path: ["todos"], headers: ["Authorization": "Bearer \(token)"]))
     guard case .failure(let error) = result else {

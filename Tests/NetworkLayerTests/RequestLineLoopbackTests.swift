@@ -19,7 +19,8 @@ struct RequestLineLoopbackTests {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
       try await connection.configure(requireAuth: false)
-      try await body(URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session), connection)
+      try await body(
+        URLSessionHTTPClient(baseURL: server.baseURL, transport: connection.transport), connection)
     }
   }
 
@@ -68,7 +69,7 @@ struct RequestLineLoopbackTests {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
       let base = try #require(URL(string: server.baseURL.absoluteString + baseQuery))
-      let client = URLSessionHTTPClient(baseURL: base, session: connection.session)
+      let client = URLSessionHTTPClient(baseURL: base, transport: connection.transport)
 
       _ = await client.outcome(Endpoint.raw(path: ["todos"], query: query))
 
@@ -83,7 +84,7 @@ struct RequestLineLoopbackTests {
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
       let upper = try #require(
         URL(string: server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "HTTP://")))
-      let client = URLSessionHTTPClient(baseURL: upper, session: connection.session)
+      let client = URLSessionHTTPClient(baseURL: upper, transport: connection.transport)
 
       // swift-corelibs-foundation sends nothing for `HTTP://`: an unsupported URL.
       _ = await client.outcome(Endpoint.raw(path: ["_probe", "echo"]))
@@ -157,7 +158,7 @@ struct RequestLineLoopbackTests {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
       let client = URLSessionHTTPClient(
-        baseURL: server.baseURL, session: connection.session, interceptors: [ForgingInterceptor()])
+        baseURL: server.baseURL, transport: connection.transport, interceptors: [ForgingInterceptor()])
       let result = await client.outcome(Endpoint.raw(path: ["todos"]))
       guard case .failure(.invalidRequest) = result else {
         Issue.record("expected invalid request, got \(result)")
@@ -194,7 +195,7 @@ struct RequestLineLoopbackTests {
       let tokens = AuthTokens(accessToken: "at-session", refreshToken: "rt-session", expiresAt: nil)
       let client = URLSessionHTTPClient(
         baseURL: connection.baseURL,
-        session: connection.session,
+        transport: connection.transport,
         interceptors: [
           LowerCaseAuthorization(),
           AuthInterceptor(store: InMemoryTokenStore(tokens), refresher: NeverRefreshes()),

@@ -9,7 +9,7 @@ struct ResponseValidationTests {
   @Test(
     "every status from 100 to 599 is judged against the default range: 2xx succeed, the rest are bad status")
   func statusTable() async {
-    let mount = InProcessURLProtocol.mount(
+    let mount = InProcessTransport(
       StubHandler { request in
         let status = Int(request.path.dropFirst()) ?? 0
         return .respond(
@@ -18,8 +18,7 @@ struct ResponseValidationTests {
         )
       }
     )
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount)
     // The statuses are independent, so they are asked for side by side.
     let mismatches = await withTaskGroup(of: String?.self) { group in
       for status in 100...599 {
@@ -38,18 +37,16 @@ struct ResponseValidationTests {
 
   @Test("an endpoint can accept statuses outside 2xx")
   func customRange() async throws {
-    let mount = StubHandler.mount(status: 304, body: "[]")
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let mount = StubHandler.transport(status: 304, body: "[]")
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount)
     let list = try await client.send(Endpoint<[TestTodo]>(path: ["cached"], acceptableStatusCodes: 200..<400))
     #expect(list.isEmpty)
   }
 
   @Test("an error body's credential fields are redacted in the bad-status excerpt")
   func excerptRedacted() async {
-    let mount = StubHandler.mount(status: 400, body: #"{"error":"bad","refreshToken":"rt-secret"}"#)
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let mount = StubHandler.transport(status: 400, body: #"{"error":"bad","refreshToken":"rt-secret"}"#)
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount)
     guard
       case .failure(.badStatus(400, let excerpt?)) = await client.outcome(Endpoint<[TestTodo]>(path: ["x"]))
     else {
@@ -62,9 +59,8 @@ struct ResponseValidationTests {
 
   @Test("a raw Data endpoint takes any body, even one that declares no Content-Type")
   func rawDataWithoutType() async throws {
-    let mount = StubHandler.mount(status: 200, body: "%PDF-1.7", contentType: nil)
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let mount = StubHandler.transport(status: 200, body: "%PDF-1.7", contentType: nil)
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount)
     let data = try await client.send(Endpoint.raw(path: ["report.pdf"]))
     #expect(data == Data("%PDF-1.7".utf8))
     let typed = await client.outcome(Endpoint.raw(path: ["report.pdf"], accept: "application/pdf"))

@@ -19,7 +19,7 @@ struct RouteIsolationTests {
   func literalSegments(backend: SampleBackendKind, path: [String]) async throws {
     try await backend.with { connection in
       try await connection.configure(requireAuth: false)
-      let client = URLSessionHTTPClient(baseURL: connection.baseURL, session: connection.session)
+      let client = URLSessionHTTPClient(baseURL: connection.baseURL, transport: connection.transport)
       let result = await client.outcome(Endpoint.raw(path: path))
       guard case .failure(.badStatus(404, _)) = result else {
         Issue.record("expected 404 for \(path), got \(result)")

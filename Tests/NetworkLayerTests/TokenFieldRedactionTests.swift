@@ -28,11 +28,10 @@ struct TokenFieldRedactionTests {
   func commonNames(name: String) async throws {
     let sent = "sent-\(name)-secret-1"
     let echoed = "echoed-\(name)-secret-2"
-    let mount = StubHandler.mount(status: 400, body: #"{"\#(name)":"\#(echoed)","detail":"refused"}"#)
-    defer { mount.unmount() }
+    let mount = StubHandler.transport(status: 400, body: #"{"\#(name)":"\#(echoed)","detail":"refused"}"#)
     let lines = Locked<[String]>([])
     let client = URLSessionHTTPClient(
-      baseURL: mount.baseURL, session: mount.makeSession(),
+      baseURL: mount.baseURL, transport: mount,
       monitors: [ConsoleEventMonitor(verbose: true) { text in lines.withLock { $0.append(text) } }]
     )
     let body = try #require(#"{"\#(name)":"\#(sent)","user":"demo"}"#.data(using: .utf8))

@@ -17,7 +17,8 @@ struct URLSessionHTTPClientLoopbackTests {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
       try await connection.configure(requireAuth: false)
-      try await body(URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session), connection)
+      try await body(
+        URLSessionHTTPClient(baseURL: server.baseURL, transport: connection.transport), connection)
     }
   }
 

@@ -8,17 +8,17 @@ import Testing
 struct URLSessionHTTPClientStubTests {
   private func send<Response>(
     _ endpoint: Endpoint<Response>,
-    to mount: InProcessURLProtocol.Mount
+    to mount: InProcessTransport
   ) async -> Result<Response, NetworkError> {
-    defer { mount.unmount() }
-    return await URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession()).outcome(endpoint)
+    return await URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount).outcome(endpoint)
   }
 
   private let todos = Endpoint<[TestTodo]>(path: ["todos"])
 
   @Test("a 200 with a JSON body decodes to the endpoint's response type")
   func decodes() async throws {
-    let mount = StubHandler.mount(status: 200, body: #"[{"userId":1,"id":1,"title":"a","completed":true}]"#)
+    let mount = StubHandler.transport(
+      status: 200, body: #"[{"userId":1,"id":1,"title":"a","completed":true}]"#)
     let result = try await send(todos, to: mount).get()
     #expect(result == [TestTodo(userId: 1, id: 1, title: "a", completed: true)])
   }
@@ -27,14 +27,14 @@ struct URLSessionHTTPClientStubTests {
     "a status outside the accepted range is bad status, with the code and a body excerpt",
     arguments: [301, 400, 404, 418, 500, 503])
   func badStatus(code: Int) async {
-    let mount = StubHandler.mount(status: code, body: #"{"error":"nope"}"#)
+    let mount = StubHandler.transport(status: code, body: #"{"error":"nope"}"#)
     let result = await send(todos, to: mount)
     #expect(result == .failure(.badStatus(code: code, bodyExcerpt: #"{"error":"nope"}"#)))
   }
 
   @Test("a long error body is cut to a short excerpt")
   func longExcerpt() async {
-    let mount = StubHandler.mount(status: 500, body: String(repeating: "x", count: 5_000))
+    let mount = StubHandler.transport(status: 500, body: String(repeating: "x", count: 5_000))
     guard case .failure(.badStatus(500, let excerpt?)) = await send(todos, to: mount) else {
       Issue.record("expected bad status 500 with an excerpt")
       return
@@ -44,7 +44,7 @@ struct URLSessionHTTPClientStubTests {
 
   @Test("a body that is not JSON is decoding failed")
   func notJSON() async {
-    let mount = StubHandler.mount(status: 200, body: "<html>oops</html>")
+    let mount = StubHandler.transport(status: 200, body: "<html>oops</html>")
     guard case .failure(.decodingFailed) = await send(todos, to: mount) else {
       Issue.record("expected decoding failed")
       return
@@ -53,7 +53,7 @@ struct URLSessionHTTPClientStubTests {
 
   @Test("a decoding failure names the path where it happened")
   func decodingPath() async {
-    let mount = StubHandler.mount(
+    let mount = StubHandler.transport(
       status: 200,
       body:
         #"[{"userId":1,"id":1,"title":"a","completed":true},{"userId":1,"id":2,"title":5,"completed":true}]"#
@@ -64,7 +64,7 @@ struct URLSessionHTTPClientStubTests {
 
   @Test("an empty body where a value is expected is no data")
   func emptyBody() async {
-    let mount = StubHandler.mount(status: 200, body: "")
+    let mount = StubHandler.transport(status: 200, body: "")
     #expect(await send(todos, to: mount) == .failure(.noData))
   }
 
@@ -80,7 +80,7 @@ struct URLSessionHTTPClientStubTests {
     ]
   )
   func unacceptableContentType(contentType: String?) async {
-    let mount = StubHandler.mount(status: 200, body: "[]", contentType: contentType)
+    let mount = StubHandler.transport(status: 200, body: "[]", contentType: contentType)
     #expect(
       await send(todos, to: mount)
         == .failure(.unacceptableContentType(received: contentType, accepted: "application/json")))
@@ -104,7 +104,7 @@ struct URLSessionHTTPClientStubTests {
     ]
   )
   func acceptableContentType(accept: String, contentType: String) async throws {
-    let mount = StubHandler.mount(status: 200, body: "[]", contentType: contentType)
+    let mount = StubHandler.transport(status: 200, body: "[]", contentType: contentType)
     let endpoint = Endpoint<[TestTodo]>(path: ["todos"], accept: accept) { data throws(NetworkError) in
       guard data == Data("[]".utf8) else { throw .noData }
       return []
@@ -114,7 +114,7 @@ struct URLSessionHTTPClientStubTests {
 
   @Test("a refused connection is a transport error carrying the URLError code")
   func refused() async {
-    let mount = InProcessURLProtocol.mount(StubHandler { _ in .fail(.cannotConnectToHost) })
+    let mount = InProcessTransport(StubHandler { _ in .fail(.cannotConnectToHost) })
     #expect(
       await send(todos, to: mount) == .failure(.transport(code: URLError.Code.cannotConnectToHost.rawValue)))
   }
@@ -123,7 +123,7 @@ struct URLSessionHTTPClientStubTests {
   func truncated() async {
     let body = Data(#"[{"userId":1,"id":1,"title":"a","completed":true}]"#.utf8)
     let response = InProcessResponse(status: 200, headers: ["Content-Type": "application/json"], body: body)
-    let mount = InProcessURLProtocol.mount(StubHandler { _ in .truncate(response, bytesSent: 10) })
+    let mount = InProcessTransport(StubHandler { _ in .truncate(response, bytesSent: 10) })
     #expect(
       await send(todos, to: mount) == .failure(.transport(code: URLError.Code.networkConnectionLost.rawValue))
     )
@@ -133,7 +133,7 @@ struct URLSessionHTTPClientStubTests {
   func cancellation() async {
     let handlerStarted = AsyncStream.makeStream(of: Void.self)
     let handlerCancelled = AsyncStream.makeStream(of: Void.self)
-    let mount = InProcessURLProtocol.mount(
+    let mount = InProcessTransport(
       StubHandler { _ in
         handlerStarted.continuation.yield()
         try? await Task.sleep(for: .seconds(600))
@@ -141,8 +141,7 @@ struct URLSessionHTTPClientStubTests {
         return .fail(.cancelled)
       }
     )
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount)
     let endpoint = todos
     let request = Task { await client.outcome(endpoint) }
     var started = handlerStarted.stream.makeAsyncIterator()

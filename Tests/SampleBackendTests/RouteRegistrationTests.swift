@@ -10,9 +10,8 @@ struct RouteRegistrationTests {
     var note: String
   }
 
-  private static func connection(to api: SampleAPI) -> (SampleBackendConnection, InProcessURLProtocol.Mount) {
-    let mount = api.mount()
-    return (SampleBackendConnection(baseURL: mount.baseURL, session: mount.makeSession()), mount)
+  private static func connection(to api: SampleAPI) -> SampleBackendConnection {
+    SampleBackendConnection(api.transport())
   }
 
   private static func notes() -> SampleRoute {
@@ -28,8 +27,7 @@ struct RouteRegistrationTests {
   func registeredRouteIsDispatched() async throws {
     let api = SampleAPI()
     try api.register(Self.notes())
-    let (connection, mount) = Self.connection(to: api)
-    defer { mount.unmount() }
+    let connection = Self.connection(to: api)
 
     let created = try await connection.raw("POST", "/notes/a%20b", body: Data(#"{"note": "hi"}"#.utf8))
     #expect(created.status == 201)
@@ -57,8 +55,7 @@ struct RouteRegistrationTests {
         await calls.increment()
         return .json(200, ["ok": true])
       })
-    let (connection, mount) = Self.connection(to: api)
-    defer { mount.unmount() }
+    let connection = Self.connection(to: api)
 
     let anonymous = try await connection.raw("GET", "/private")
     #expect(anonymous.status == 401)
@@ -83,8 +80,7 @@ struct RouteRegistrationTests {
     try api.register(Self.notes())
     #expect(throws: SampleRoute.Conflict.self) { try api.register(Self.notes()) }
 
-    let (connection, mount) = Self.connection(to: api)
-    defer { mount.unmount() }
+    let connection = Self.connection(to: api)
     try await connection.configure(requireAuth: false)
     #expect(try await connection.raw("GET", "/todos/1").status == 200)
   }

@@ -5,7 +5,7 @@ import LayeredSupport
   public import FoundationNetworking
 #endif
 
-/// An ``HTTPClient`` that sends requests with `URLSession`.
+/// An ``HTTPClient`` that sends requests with `URLSession`, or with another ``HTTPTransport``.
 ///
 /// Every call runs one pipeline: build the request (``RequestBuilder``) → let each interceptor
 /// adapt it → send it → validate status, content type and emptiness → decode. When an attempt
@@ -24,17 +24,18 @@ import LayeredSupport
 public struct URLSessionHTTPClient: HTTPClient {
   private let baseURL: URL
   private let builder: RequestBuilder
-  private let transport: URLSessionTransport
+  private let transport: ClientTransport
   private let interceptors: [any RequestInterceptor]
   private let monitors: [any NetworkEventMonitor]
   private let defaultDeadline: DeadlineLength
+  private let maximumResponseSize: Int
   private let clock: any Clock<Duration>
 
-  /// Creates a client for the API at `baseURL`.
+  /// Creates a client for the API at `baseURL` that sends its requests through `transport`.
   ///
   /// - Parameters:
   ///   - baseURL: the API's root; endpoint paths are joined to it, keeping its own path.
-  ///   - session: the session that carries the requests.
+  ///   - transport: what carries the requests: a ``URLSessionTransport``, or an in-process one.
   ///   - interceptors: the chain that adapts requests and decides retries, in order.
   ///   - monitors: receivers of ``NetworkEvent``s.
   ///   - defaultDeadline: the deadline of endpoints that do not set their own (see
@@ -42,8 +43,27 @@ public struct URLSessionHTTPClient: HTTPClient {
   ///   - clock: the clock for deadlines and retry waits; tests pass a manual one.
   ///   - maximumResponseSize: the largest response body, in bytes, of endpoints that do not set
   ///     their own (``Endpoint/maximumResponseSize``); see ``defaultMaximumResponseSize``.
-  ///   - sendsCookies: whether the session's cookie jar may add its cookies to requests. Off by
-  ///     default: an API client sends what its endpoints and interceptors say, nothing else.
+  public init(
+    baseURL: URL,
+    transport: any HTTPTransport,
+    interceptors: [any RequestInterceptor] = [],
+    monitors: [any NetworkEventMonitor] = [],
+    defaultDeadline: Duration = .seconds(60),
+    clock: any Clock<Duration> = ContinuousClock(),
+    maximumResponseSize: Int = URLSessionHTTPClient.defaultMaximumResponseSize
+  ) {
+    self.baseURL = baseURL
+    self.builder = RequestBuilder(baseURL: baseURL)
+    self.transport = ClientTransport(transport, credentialOrigin: Origin(baseURL))
+    self.interceptors = interceptors
+    self.monitors = monitors
+    self.defaultDeadline = DeadlineLength(defaultDeadline)
+    self.maximumResponseSize = maximumResponseSize
+    self.clock = clock
+  }
+
+  /// Creates a client that sends its requests with `session`'s configuration: the same as
+  /// passing `URLSessionTransport(session: session, sendsCookies: sendsCookies)` as transport.
   public init(
     baseURL: URL,
     session: URLSession,
@@ -54,18 +74,10 @@ public struct URLSessionHTTPClient: HTTPClient {
     maximumResponseSize: Int = URLSessionHTTPClient.defaultMaximumResponseSize,
     sendsCookies: Bool = false
   ) {
-    self.baseURL = baseURL
-    self.builder = RequestBuilder(baseURL: baseURL)
-    self.transport = URLSessionTransport(
-      session: session,
-      credentialOrigin: Origin(baseURL),
-      maximumResponseSize: maximumResponseSize,
-      sendsCookies: sendsCookies
-    )
-    self.interceptors = interceptors
-    self.monitors = monitors
-    self.defaultDeadline = DeadlineLength(defaultDeadline)
-    self.clock = clock
+    self.init(
+      baseURL: baseURL, transport: URLSessionTransport(session: session, sendsCookies: sendsCookies),
+      interceptors: interceptors, monitors: monitors, defaultDeadline: defaultDeadline, clock: clock,
+      maximumResponseSize: maximumResponseSize)
   }
 
   /// Sends `endpoint` through the interceptors, with retries, within its deadline, and returns
@@ -138,7 +150,7 @@ public struct URLSessionHTTPClient: HTTPClient {
       let failure: AttemptFailure
       do throws(NetworkError) {
         let (body, response) = try await transport.send(
-          request, maximumResponseSize: endpoint.maximumResponseSize,
+          request, maximumResponseSize: endpoint.maximumResponseSize ?? maximumResponseSize,
           acceptableStatusCodes: endpoint.acceptableStatusCodes, scope: scope)
         call?.responseReceived(response, bodyByteCount: body.count)
         do throws(NetworkError) {

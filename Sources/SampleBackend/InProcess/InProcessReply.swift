@@ -30,8 +30,7 @@ public enum InProcessReply: Sendable {
 
 /// Answers HTTP requests without a socket, for the embedded sample API and for test stubs.
 ///
-/// A handler is mounted on a host name with ``InProcessURLProtocol/mount(_:)``; a `URLSession`
-/// built from the returned configuration then routes every request for that host to it.
+/// An ``InProcessTransport`` gives a handler the requests of the clients that use it.
 public protocol InProcessHandler: Sendable {
   /// Produces the reply for `request`. Runs in a task that is cancelled when the client cancels
   /// the request, so a handler that waits (to simulate latency) should wait cancellably.

@@ -4,9 +4,10 @@ import LayeredSupport
 /// The sample backend's contract, implemented in process.
 ///
 /// It serves the same routes, data, statuses and control hooks as `scripts/sample_api.py` (the
-/// contract tests hold the two together), without a socket: mount it with ``mount()`` and talk to
-/// it through the returned URLSession. It is the embedded default for `swift run showcase` and the
-/// fast path for tests; the Python twin covers what only real sockets show.
+/// contract tests hold the two together), without a socket: a client reaches it through the
+/// ``InProcessTransport`` that ``transport()`` makes. It is the embedded default for
+/// `swift run showcase` and the fast path for tests; the Python twin covers what only a network
+/// shows.
 ///
 /// Every instance has its own state (todos, tokens, faults, counters), so tests can each use
 /// one without seeing each other.
@@ -25,9 +26,10 @@ public final class SampleAPI: InProcessHandler {
   /// Creates an API holding the seed data.
   public init() {}
 
-  /// Mounts this API on a new host; use the mount's base URL and session to reach it.
-  public func mount() -> InProcessURLProtocol.Mount {
-    InProcessURLProtocol.mount(self)
+  /// A new transport to this API, on a host of its own; give a client the transport and its
+  /// base URL.
+  public func transport() -> InProcessTransport {
+    InProcessTransport(self)
   }
 
   /// Answers one request as the contract says: control hooks first, then (counted on arrival)

@@ -11,7 +11,7 @@ extension Scenario {
       var id: Int
       var title: String
     }
-    let client = URLSessionHTTPClient(baseURL: stage.baseURL, session: stage.session)
+    let client = URLSessionHTTPClient(baseURL: stage.baseURL, transport: stage.transport)
     let path = "URLSessionHTTPClient.send (three ways) → the same pipeline"
 
     for endpoint in [

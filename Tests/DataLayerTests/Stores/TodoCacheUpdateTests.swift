@@ -68,10 +68,10 @@ struct TodoCacheUpdateTests {
       let url = directory.file("todos.json")
       let cache = FileTodoCache(fileURL: url)
       let tokens = InMemoryTokenStore()
-      let plain = URLSessionHTTPClient(baseURL: connection.baseURL, session: connection.session)
+      let plain = URLSessionHTTPClient(baseURL: connection.baseURL, transport: connection.transport)
       let api = URLSessionHTTPClient(
         baseURL: connection.baseURL,
-        session: connection.session,
+        transport: connection.transport,
         interceptors: [AuthInterceptor(store: tokens, refresher: RemoteTokenRefresher(client: plain))]
       )
       let sessions = RemoteSessionRepository(

@@ -13,11 +13,11 @@ struct AuthInterceptorTests {
   /// A stub that records the Authorization header of every request, by path.
   private final class HeaderRecorder: Sendable {
     let seen = Locked<[String: [String?]]>([:])
-    let mount: InProcessURLProtocol.Mount
+    let mount: InProcessTransport
 
     init() {
       let seen = self.seen
-      mount = InProcessURLProtocol.mount(
+      mount = InProcessTransport(
         StubHandler { request in
           seen.withLock { $0[request.path, default: []].append(request.header("Authorization")) }
           let body = Data(#"{"userId":1,"id":1,"title":"a","completed":false}"#.utf8)
@@ -46,11 +46,10 @@ struct AuthInterceptorTests {
   @Test("the bearer token goes on endpoints that require authentication and on no others")
   func attachesOnlyWhereNeeded() async throws {
     let recorder = HeaderRecorder()
-    defer { recorder.mount.unmount() }
     let interceptor = AuthInterceptor(store: InMemoryTokenStore(Self.tokens), refresher: FailingRefresher())
     let client = URLSessionHTTPClient(
       baseURL: recorder.mount.baseURL,
-      session: recorder.mount.makeSession(),
+      transport: recorder.mount,
       interceptors: [interceptor]
     )
     _ = try await client.send(Endpoint<TestTodo>(path: ["public"]))
@@ -65,10 +64,9 @@ struct AuthInterceptorTests {
   @Test("without stored tokens an authenticated request fails as unauthorized without being sent")
   func signedOut() async {
     let recorder = HeaderRecorder()
-    defer { recorder.mount.unmount() }
     let client = URLSessionHTTPClient(
       baseURL: recorder.mount.baseURL,
-      session: recorder.mount.makeSession(),
+      transport: recorder.mount,
       interceptors: [AuthInterceptor(store: InMemoryTokenStore(), refresher: FailingRefresher())]
     )
     let result = await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true))
@@ -79,14 +77,13 @@ struct AuthInterceptorTests {
   @Test("a token known to be expired is refreshed before sending, once for every waiting request")
   func expiredTokenRefreshedFirst() async throws {
     let recorder = HeaderRecorder()
-    defer { recorder.mount.unmount() }
     let expired = AuthTokens(
       accessToken: "at-old", refreshToken: "rt-old", expiresAt: Date(timeIntervalSinceNow: -60))
     let refresher = StaticRefresher(fresh: Self.tokens)
     let store = InMemoryTokenStore(expired)
     let client = URLSessionHTTPClient(
       baseURL: recorder.mount.baseURL,
-      session: recorder.mount.makeSession(),
+      transport: recorder.mount,
       interceptors: [AuthInterceptor(store: store, refresher: refresher)]
     )
     let results = await concurrently(50) { _ in
@@ -100,13 +97,12 @@ struct AuthInterceptorTests {
   @Test("dump of an interceptor whose session ended shows none of the ended session's tokens")
   func endedSessionHidesItsTokens() async {
     let recorder = HeaderRecorder()
-    defer { recorder.mount.unmount() }
     let ended = AuthTokens(
       accessToken: "at-secret", refreshToken: "rt-secret", expiresAt: Date(timeIntervalSinceNow: -60))
     let interceptor = AuthInterceptor(store: InMemoryTokenStore(ended), refresher: FailingRefresher())
     let client = URLSessionHTTPClient(
       baseURL: recorder.mount.baseURL,
-      session: recorder.mount.makeSession(),
+      transport: recorder.mount,
       interceptors: [interceptor]
     )
     let result = await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true))

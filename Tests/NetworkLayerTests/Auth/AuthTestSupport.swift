@@ -12,7 +12,7 @@ struct SampleAPIRefresher: TokenRefresher {
 
   init(connection: SampleBackendConnection, monitors: [any NetworkEventMonitor] = []) {
     client = URLSessionHTTPClient(
-      baseURL: connection.baseURL, session: connection.session, monitors: monitors)
+      baseURL: connection.baseURL, transport: connection.transport, monitors: monitors)
   }
 
   func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
@@ -49,7 +49,7 @@ extension SampleBackendConnection {
 
   /// A client whose chain holds `interceptor`, talking to this backend.
   func authenticatedClient(_ interceptor: AuthInterceptor) -> URLSessionHTTPClient {
-    URLSessionHTTPClient(baseURL: baseURL, session: session, interceptors: [interceptor])
+    URLSessionHTTPClient(baseURL: baseURL, transport: transport, interceptors: [interceptor])
   }
 }
 

@@ -21,7 +21,7 @@ struct RedactionSessionTests {
       }
       let plainClient = URLSessionHTTPClient(
         baseURL: connection.baseURL,
-        session: connection.session,
+        transport: connection.transport,
         monitors: [monitor]
       )
 
@@ -38,7 +38,7 @@ struct RedactionSessionTests {
       )
       let client = URLSessionHTTPClient(
         baseURL: connection.baseURL,
-        session: connection.session,
+        transport: connection.transport,
         interceptors: [interceptor],
         monitors: [monitor]
       )

@@ -103,7 +103,7 @@ struct RefreshCancellationSessionTests {
     let auth = EntryCounter(
       AuthInterceptor(store: store, refresher: SampleAPIRefresher(connection: connection)))
     let client = URLSessionHTTPClient(
-      baseURL: connection.baseURL, session: connection.session, interceptors: [auth])
+      baseURL: connection.baseURL, transport: connection.transport, interceptors: [auth])
     return (client, store, tokens, auth)
   }
 

@@ -55,11 +55,11 @@ final class StuckRefresher: TokenRefresher {
 /// `Authorization` header of each request it received, in order.
 final class RecordingServer: Sendable {
   let received = Locked<[String?]>([])
-  let mount: InProcessURLProtocol.Mount
+  let mount: InProcessTransport
 
   init() {
     let received = self.received
-    mount = InProcessURLProtocol.mount(
+    mount = InProcessTransport(
       StubHandler { request in
         received.withLock { $0.append(request.header("Authorization")) }
         let body = Data(#"{"userId":1,"id":1,"title":"a","completed":false}"#.utf8)
@@ -70,7 +70,7 @@ final class RecordingServer: Sendable {
   }
 
   func client(_ interceptors: [any RequestInterceptor]) -> URLSessionHTTPClient {
-    URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession(), interceptors: interceptors)
+    URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount, interceptors: interceptors)
   }
 
   static func endpoint(deadline: Duration? = nil) -> Endpoint<TestTodo> {

@@ -14,7 +14,6 @@ struct RefreshWaitTests {
   @Test("a call waiting for a stuck refresh ends with timeout at its own deadline and sends nothing")
   func deadlineEndsTheWait() async throws {
     let server = RecordingServer()
-    defer { server.mount.unmount() }
     let refresher = StuckRefresher()
     defer { refresher.release() }
     let store = InMemoryTokenStore(.knownExpired)
@@ -43,7 +42,6 @@ struct RefreshWaitTests {
   @Test("a call waiting for a stuck refresh ends as cancelled when its caller cancels, and sends nothing")
   func cancellationEndsTheWait() async throws {
     let server = RecordingServer()
-    defer { server.mount.unmount() }
     let refresher = StuckRefresher()
     defer { refresher.release() }
     let client = server.client([
@@ -69,7 +67,6 @@ struct RefreshWaitTests {
   @Test("one waiter's cancellation leaves the shared refresh running for the others")
   func otherWaitersKeepWaiting() async throws {
     let server = RecordingServer()
-    defer { server.mount.unmount() }
     let refresher = StuckRefresher()
     defer { refresher.release() }
     let store = InMemoryTokenStore(.knownExpired)
@@ -93,7 +90,6 @@ struct RefreshWaitTests {
   )
   func refreshDeadline() async throws {
     let server = RecordingServer()
-    defer { server.mount.unmount() }
     let refresher = StuckRefresher(stuckCalls: 1)
     defer { refresher.release() }
     // The deadline also bounds the second, prompt refresh: long enough that a loaded machine
@@ -119,7 +115,6 @@ struct RefreshWaitTests {
   @Test("a request made after a login goes out with the new token at once, while an older refresh is stuck")
   func loginSkipsStuckRefresh() async throws {
     let server = RecordingServer()
-    defer { server.mount.unmount() }
     let refresher = StuckRefresher()
     defer { refresher.release() }
     let events = EventLog()
@@ -144,7 +139,6 @@ struct RefreshWaitTests {
   @Test("a login resets the refresh window")
   func loginResetsRefreshWindow() async throws {
     let server = RecordingServer()
-    defer { server.mount.unmount() }
     let store = InMemoryTokenStore(.knownExpired)
     let interceptor = AuthInterceptor(
       store: store, refresher: ExpiredTokensRefresher(), maximumRefreshes: 1, refreshWindow: .seconds(600))

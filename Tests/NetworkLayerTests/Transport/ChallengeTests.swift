@@ -27,7 +27,7 @@ struct ChallengeTests {
       try await connection.challenge("/todos/1", scheme: scheme)
       // A deadline far beyond "at once": hanging until it would show as a timeout.
       let client = URLSessionHTTPClient(
-        baseURL: server.baseURL, session: connection.session, defaultDeadline: .seconds(30))
+        baseURL: server.baseURL, transport: connection.transport, defaultDeadline: .seconds(30))
       let started = ContinuousClock.now
 
       let result = await client.outcome(Endpoint<TestTodo>(path: ["todos", "1"]))
@@ -50,7 +50,7 @@ struct ChallengeTests {
         refresher: SampleAPIRefresher(connection: connection)
       )
       let client = URLSessionHTTPClient(
-        baseURL: server.baseURL, session: connection.session, interceptors: [interceptor],
+        baseURL: server.baseURL, transport: connection.transport, interceptors: [interceptor],
         defaultDeadline: .seconds(30))
       try await connection.challenge("/todos/1", scheme: scheme)
       let started = ContinuousClock.now

@@ -95,7 +95,7 @@ struct FormBodyTests {
   ) {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: connection.transport)
       let result = await client.outcome(Endpoint<Echo>(method: .post, path: ["_probe", "echo"], body: body))
       return (result, try await connection.probeLog().received)
     }

@@ -60,7 +60,7 @@ struct RedirectHeaderTests {
         let apiConnection = SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting())
         try await body(
           TwoOrigins(
-            client: URLSessionHTTPClient(baseURL: api.baseURL, session: apiConnection.session),
+            client: URLSessionHTTPClient(baseURL: api.baseURL, transport: apiConnection.transport),
             api: apiConnection,
             elsewhere: SampleBackendConnection(baseURL: elsewhere.baseURL, session: .loopbackTesting())))
       }

@@ -41,7 +41,7 @@ struct RedirectTargetTests {
   ) async throws {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
-      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: connection.session)
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: connection.transport)
       try await body(client, connection, server.baseURL)
     }
   }

@@ -4,16 +4,16 @@ import NetworkLayer
 import SampleBackend
 import Testing
 
-@Suite("Response size limit, in process")
+@Suite("Response size limit, without a socket")
 struct ResponseSizeTests {
   private static let body = Data(
     #"[{"userId":1,"id":1,"title":"\#(String(repeating: "a", count: 2_000))","completed":true}]"#.utf8)
 
-  private static func mount() -> InProcessURLProtocol.Mount {
-    InProcessURLProtocol.mount(
-      StubHandler { _ in
-        .respond(InProcessResponse(status: 200, headers: ["Content-Type": "application/json"], body: body))
-      })
+  private static func server(_ carrier: StubCarrier, status: Int = 200, body: Data = body) -> StubServer {
+    StubServer(
+      carrier,
+      answer: .respond(
+        InProcessResponse(status: status, headers: ["Content-Type": "application/json"], body: body)))
   }
 
   @Test("the default limit suits JSON APIs: 10 MiB")
@@ -21,29 +21,22 @@ struct ResponseSizeTests {
     #expect(URLSessionHTTPClient.defaultMaximumResponseSize == 10 * 1024 * 1024)
   }
 
-  @Test("a body over the client's limit fails with response too large")
-  func clientLimit() async {
-    let mount = Self.mount()
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(
-      baseURL: mount.baseURL, session: mount.makeSession(), maximumResponseSize: 1_000)
+  @Test("a body over the client's limit fails with response too large", arguments: StubCarrier.allCases)
+  func clientLimit(carrier: StubCarrier) async {
+    let client = Self.server(carrier).client(maximumResponseSize: 1_000)
     #expect(
       await client.outcome(Endpoint<[TestTodo]>(path: ["todos"])) == .failure(.responseTooLarge(limit: 1_000))
     )
   }
 
-  @Test("an error status wins over a body too large to read: bad status with its excerpt, not too large")
-  func errorStatusWinsOverSize() async {
+  @Test(
+    "an error status wins over a body too large to read: bad status with its excerpt, not too large",
+    arguments: StubCarrier.allCases)
+  func errorStatusWinsOverSize(carrier: StubCarrier) async {
     let body = Data(
       (#"{"error":"the server failed","#
         + #""trace":"\#(String(repeating: "x", count: 2 * 1024 * 1024))"}"#).utf8)
-    let mount = InProcessURLProtocol.mount(
-      StubHandler { _ in
-        .respond(InProcessResponse(status: 500, headers: ["Content-Type": "application/json"], body: body))
-      })
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(
-      baseURL: mount.baseURL, session: mount.makeSession(), maximumResponseSize: 1_024 * 1_024)
+    let client = Self.server(carrier, status: 500, body: body).client(maximumResponseSize: 1_024 * 1_024)
 
     let result = await client.outcome(Endpoint<[TestTodo]>(path: ["todos"]))
 
@@ -54,27 +47,25 @@ struct ResponseSizeTests {
     #expect(excerpt.hasPrefix(#"{"error":"the server failed""#), "\(excerpt)")
   }
 
-  @Test("an endpoint's own limit overrides the client's, both ways")
-  func endpointOverride() async throws {
-    let mount = Self.mount()
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(
-      baseURL: mount.baseURL, session: mount.makeSession(), maximumResponseSize: 1_000)
+  @Test("an endpoint's own limit overrides the client's, both ways", arguments: StubCarrier.allCases)
+  func endpointOverride(carrier: StubCarrier) async throws {
+    let server = Self.server(carrier)
+    let client = server.client(maximumResponseSize: 1_000)
     var larger = Endpoint<[TestTodo]>(path: ["todos"])
     larger.maximumResponseSize = Self.body.count
     #expect(try await client.send(larger).count == 1, "a body exactly at the limit is accepted")
 
-    let roomy = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    let roomy = server.client()
     var smaller = Endpoint<[TestTodo]>(path: ["todos"])
     smaller.maximumResponseSize = Self.body.count - 1
     #expect(await roomy.outcome(smaller) == .failure(.responseTooLarge(limit: Self.body.count - 1)))
   }
 
-  @Test("an endpoint's own limit holds when the caller asks for the response's details too")
-  func endpointLimitWithDetails() async throws {
-    let mount = Self.mount()
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+  @Test(
+    "an endpoint's own limit holds when the caller asks for the response's details too",
+    arguments: StubCarrier.allCases)
+  func endpointLimitWithDetails(carrier: StubCarrier) async throws {
+    let client = Self.server(carrier).client()
     var smaller = Endpoint<[TestTodo]>(path: ["todos"])
     smaller.maximumResponseSize = Self.body.count - 1
 
@@ -108,7 +99,8 @@ struct ResponseFloodTests {
   /// machine, so that the limit, or the status, ends a flood, never the deadline.
   private static func client(baseURL: URL, connection: SampleBackendConnection) -> URLSessionHTTPClient {
     URLSessionHTTPClient(
-      baseURL: baseURL, session: connection.session, defaultDeadline: .seconds(30), maximumResponseSize: limit
+      baseURL: baseURL, transport: connection.transport, defaultDeadline: .seconds(30),
+      maximumResponseSize: limit
     )
   }
 
@@ -209,7 +201,7 @@ struct ResponseFloodTests {
       let limit = 2 * 1024 * 1024 * 1024
       let deadline = Duration.milliseconds(300)
       let client = URLSessionHTTPClient(
-        baseURL: server.baseURL, session: connection.session, defaultDeadline: deadline,
+        baseURL: server.baseURL, transport: connection.transport, defaultDeadline: deadline,
         maximumResponseSize: limit)
       // At that rate the 512 MiB burst is still being sent when the deadline passes.
       let endpoint = Endpoint<[TestTodo]>(

@@ -9,7 +9,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite("Transport cancellation, in process")
+@Suite("Transport cancellation, without a socket")
 struct TransportCancellationTests {
   /// Cancels the calling task from inside `adapt`, then returns the request as if nothing
   /// happened: the cancellation arrives in the last moments before the request would be sent.
@@ -27,81 +27,64 @@ struct TransportCancellationTests {
     }
   }
 
-  @Test("a request cancelled before its task starts is never sent, and ends as cancelled")
-  func cancelledBeforeStartIsNeverSent() async throws {
-    let arrivals = Locked(0)
-    let mount = InProcessURLProtocol.mount(
-      StubHandler { _ in
-        arrivals.withLock { $0 += 1 }
-        return .respond(
-          InProcessResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data("[]".utf8))
-        )
-      })
-    defer { mount.unmount() }
+  private static let emptyList = InProcessResponse(
+    status: 200, headers: ["Content-Type": "application/json"], body: Data("[]".utf8))
+
+  @Test(
+    "a request cancelled before its task starts is never sent, and ends as cancelled",
+    arguments: StubCarrier.allCases)
+  func cancelledBeforeStartIsNeverSent(carrier: StubCarrier) async throws {
+    let server = StubServer(carrier, answer: .respond(Self.emptyList))
 
     for _ in 0..<20 {
       let interceptor = CancelCallerWhileAdapting()
-      let client = URLSessionHTTPClient(
-        baseURL: mount.baseURL, session: mount.makeSession(), interceptors: [interceptor])
+      let client = server.client(interceptors: [interceptor])
       let call = Task { await client.outcome(Endpoint<[TestTodo]>(path: ["todos"])) }
       interceptor.cancelCaller.withLock { $0 = { call.cancel() } }
       #expect(await call.value == .failure(.cancelled))
     }
-    // A task that had been resumed would reach the handler within milliseconds.
+    // A task that had been resumed would reach the server within milliseconds.
     try await Task.sleep(for: .milliseconds(300))
-    #expect(arrivals.withLock { $0 } == 0, "no cancelled request reached the server")
+    #expect(server.arrivals.withLock { $0 } == 0, "no cancelled request reached the server")
   }
 
   @Test(
-    "a thousand calls cancelled at once all end as cancelled, and the handler sees every request stop",
-    arguments: [false, true])
-  func massCancellation(clientForEachCall: Bool) async throws {
-    let open = Locked(0)
-    let stopped = Locked(0)
-    let mount = InProcessURLProtocol.mount(
-      StubHandler { _ in
-        open.withLock { $0 += 1 }
-        // Answers only when stopped: the in-process protocol cancels this task on stopLoading.
-        try? await Task.sleep(for: .seconds(3600))
-        open.withLock { $0 -= 1 }
-        stopped.withLock { $0 += 1 }
-        return .fail(.cancelled)
-      })
-    defer { mount.unmount() }
-    let shared = URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession())
+    "a thousand calls cancelled at once all end as cancelled, and the server sees every request stop",
+    arguments: StubCarrier.allCases, [false, true])
+  func massCancellation(carrier: StubCarrier, clientForEachCall: Bool) async throws {
+    let server = StubServer(carrier, answer: .hang)
+    let shared = server.client()
     let count = 1_000
 
     // A client made for each call is a thousand sessions, whose starts must not take a thread
     // each either.
     let calls = (0..<count).map { _ in
-      let client =
-        clientForEachCall
-        ? URLSessionHTTPClient(baseURL: mount.baseURL, session: mount.makeSession()) : shared
+      let client = clientForEachCall ? server.client() : shared
       return Task { await client.outcome(Endpoint<[TestTodo]>(path: ["todos"])) }
     }
-    try await Timing.poll(atMost: .seconds(60)) { open.withLock { $0 } == count }
-    #expect(open.withLock { $0 } == count, "every request reached the handler")
+    try await Timing.poll(atMost: .seconds(60)) { server.open.withLock { $0 } == count }
+    #expect(server.open.withLock { $0 } == count, "every request reached the server")
     for call in calls { call.cancel() }
     var outcomes: [Result<[TestTodo], NetworkError>] = []
     for call in calls { outcomes.append(await call.value) }
-    // Each cancel waits for Foundation's work queue; a thread for each would take every thread
-    // libdispatch makes, leave the work queue none, and hang here.
-    try await Timing.poll(atMost: .seconds(60)) { stopped.withLock { $0 } == count }
+    // Each cancel of a URLSession task waits for Foundation's work queue; a thread for each
+    // would take every thread libdispatch makes, leave the work queue none, and hang here.
+    try await Timing.poll(atMost: .seconds(60)) { server.stopped.withLock { $0 } == count }
 
     #expect(outcomes.allSatisfy { $0 == .failure(.cancelled) })
-    #expect(stopped.withLock { $0 } == count, "every request was stopped at the handler")
+    #expect(server.stopped.withLock { $0 } == count, "every request was stopped at the server")
   }
 
-  @Test("a size limit the transport acts on never reads as the caller's cancellation")
-  func transportStopsAreNotCancellations() async throws {
+  @Test(
+    "a size limit the transport acts on never reads as the caller's cancellation",
+    arguments: StubCarrier.allCases)
+  func transportStopsAreNotCancellations(carrier: StubCarrier) async throws {
     let big = Data(repeating: UInt8(ascii: " "), count: 4_096)
-    let mount = InProcessURLProtocol.mount(
-      StubHandler { _ in
-        .respond(InProcessResponse(status: 200, headers: ["Content-Type": "application/json"], body: big))
-      })
-    defer { mount.unmount() }
-    let client = URLSessionHTTPClient(
-      baseURL: mount.baseURL, session: mount.makeSession(), maximumResponseSize: 1_024)
+    let server = StubServer(
+      carrier,
+      answer: .respond(
+        InProcessResponse(status: 200, headers: ["Content-Type": "application/json"], body: big)))
+    let client = server.client(maximumResponseSize: 1_024)
     for _ in 0..<20 {
       #expect(
         await client.outcome(Endpoint<[TestTodo]>(path: ["todos"]))
@@ -127,7 +110,7 @@ struct TransportCancellationLoopbackTests {
       try await connection.challenge("/todos/1", scheme: #"Basic realm="api""#, count: rounds)
       // A deadline far beyond "at once": a 401 the transport failed to deliver would time out.
       let client = URLSessionHTTPClient(
-        baseURL: server.baseURL, session: connection.session, defaultDeadline: .seconds(30))
+        baseURL: server.baseURL, transport: connection.transport, defaultDeadline: .seconds(30))
 
       for _ in 0..<rounds {
         // The transport cancels the task as it delivers the 401; Foundation then reports

@@ -13,11 +13,10 @@ struct CommentsSessionTests {
   func sameSession() async throws {
     let api = SampleAPI()
     try CommentsSampleRoutes.register(on: api)
-    let mount = api.mount()
-    defer { mount.unmount() }
-    let server = SampleBackendConnection(baseURL: mount.baseURL, session: mount.makeSession())
+    let transport = api.transport()
+    let server = SampleBackendConnection(transport)
     let container = AppContainer(
-      configuration: AppConfiguration(baseURL: mount.baseURL, session: mount.makeSession()))
+      configuration: AppConfiguration(baseURL: transport.baseURL, transport: transport))
 
     let comments = container.makeCommentsViewModel(todoID: 7)
     await comments.sendAndWait(.appeared)

@@ -1,11 +1,11 @@
-import Foundation
+public import Foundation
 import LayeredSupport
 
 #if canImport(FoundationNetworking)
-  import FoundationNetworking
+  public import FoundationNetworking
 #endif
 
-/// Runs one `URLRequest` on a `URLSession` and bridges it to async/await with typed errors.
+/// The ``HTTPTransport`` that runs each request on a `URLSession`, with typed errors.
 ///
 /// Each request gets a ``Transfer`` as its task delegate, which owns everything Foundation's
 /// convenience APIs would decide on their own:
@@ -44,26 +44,48 @@ import LayeredSupport
 ///
 /// When the transport itself stops a task (size limit, challenge), the call ends with that
 /// reason, never with ``NetworkError/cancelled``, which always means the caller cancelled.
-struct URLSessionTransport: Sendable {
+public struct URLSessionTransport: HTTPTransport {
   private let delegating: DelegatingURLSession
-  let credentialOrigin: Origin
-  /// The body limit of requests that do not set their own.
-  let maximumResponseSize: Int
+  /// The origin credentials may be sent to; `nil` takes each request's own. The client sets
+  /// its base URL's.
+  var credentialOrigin: Origin?
   /// Whether the session's cookie jar may add its cookies to requests.
   let sendsCookies: Bool
 
-  init(session: URLSession, credentialOrigin: Origin, maximumResponseSize: Int, sendsCookies: Bool) {
+  /// Creates a transport that sends requests with `session`'s configuration.
+  ///
+  /// - Parameters:
+  ///   - session: the session whose configuration (protocol classes, proxies, TLS, headers)
+  ///     the requests use; its delegate is not consulted.
+  ///   - sendsCookies: whether the session's cookie jar may add its cookies to requests. Off by
+  ///     default: an API client sends what its endpoints and interceptors say, nothing else.
+  public init(session: URLSession, sendsCookies: Bool = false) {
     self.delegating = DelegatingURLSession(configuration: session.configuration, sendsCookies: sendsCookies)
-    self.credentialOrigin = credentialOrigin
-    self.maximumResponseSize = maximumResponseSize
     self.sendsCookies = sendsCookies
+  }
+
+  /// Sends `request` on its own, without a client: no deadline but its task's cancellation, the
+  /// default response size limit, and credentials kept to the request's own origin.
+  public func send(_ request: URLRequest) async throws(NetworkError) -> (Data, HTTPURLResponse) {
+    let scope = CallScope()
+    return try await withTaskCancellationHandler {
+      () async -> Result<(Data, HTTPURLResponse), NetworkError> in
+      do throws(NetworkError) {
+        let limit = URLSessionHTTPClient.defaultMaximumResponseSize
+        return .success(try await send(request, maximumResponseSize: limit, scope: scope))
+      } catch {
+        return .failure(error)
+      }
+    } onCancel: {
+      scope.end(.cancelled)
+    }.get()
   }
 
   /// Sends `request` and returns the whole body and the response.
   ///
   /// - Parameters:
   ///   - request: the request as the interceptors adapted it.
-  ///   - maximumResponseSize: the body limit for this request; `nil` uses the transport's own.
+  ///   - maximumResponseSize: the body limit for this request.
   ///   - acceptableStatusCodes: the statuses the endpoint accepts. The body of any other status
   ///     is read only up to ``Transfer/errorBodyLimit`` and returned with its response, however
   ///     large it is, so an error status is reported as one with its excerpt, never as
@@ -77,14 +99,14 @@ struct URLSessionTransport: Sendable {
   ///   ``NetworkError/transport(code:)`` for what Foundation reports.
   func send(
     _ request: URLRequest,
-    maximumResponseSize: Int? = nil,
+    maximumResponseSize: Int,
     acceptableStatusCodes: Range<Int> = 200..<300,
     scope: CallScope
   ) async throws(NetworkError) -> (Data, HTTPURLResponse) {
     var request = request
     // An interceptor may have changed it; usually it is as the client set it.
     if request.httpShouldHandleCookies != sendsCookies { request.httpShouldHandleCookies = sendsCookies }
-    let limit = max(0, maximumResponseSize ?? self.maximumResponseSize)
+    let limit = max(0, maximumResponseSize)
     var followed = 0
     while true {
       switch await run(
@@ -108,7 +130,7 @@ struct URLSessionTransport: Sendable {
   ) async -> Transfer.Outcome {
     let transfer = Transfer(
       originalRequest: request,
-      redirectRule: RedirectRule(credentialOrigin: credentialOrigin),
+      redirectRule: RedirectRule(credentialOrigin: credentialOrigin ?? request.url.map(Origin.init) ?? .none),
       maximumResponseSize: limit,
       acceptableStatusCodes: acceptable,
       followed: followed,

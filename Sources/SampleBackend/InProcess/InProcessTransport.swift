@@ -1,0 +1,92 @@
+public import Foundation
+import LayeredSupport
+public import NetworkLayer
+
+#if canImport(FoundationNetworking)
+  public import FoundationNetworking
+#endif
+
+/// An ``HTTPTransport`` that hands each request to an ``InProcessHandler``: a server without a
+/// socket, for the showcase, previews and fast tests.
+///
+/// Give a client the transport and its ``baseURL``. Each transport has a host of its own
+/// (`<uuid>.inprocess.invalid`); a request for any other host fails as a refused connection, and
+/// the `.invalid` top-level domain can never resolve, so nothing meant for it reaches a real
+/// server.
+///
+/// The client's pipeline runs as it does on the network (interceptors, retries, deadlines,
+/// cancellation, validation, decoding, monitors), and the handler sees each request as the
+/// client built it. What only a network has is not exercised: `URLSession`, sockets, redirects,
+/// response framing, the swift-corelibs-foundation workarounds. The loopback sample server,
+/// `scripts/sample_api.py`, runs the same contract for those.
+public struct InProcessTransport: HTTPTransport {
+  /// `http://<host>`: the base URL of a client that uses this transport.
+  public let baseURL: URL
+  private let host: String
+  private let handler: any InProcessHandler
+  private let isReachable = Locked(true)
+
+  /// Creates a transport whose requests `handler` answers.
+  public init(_ handler: any InProcessHandler) {
+    host = "\(UUID().uuidString.lowercased()).inprocess.invalid"
+    // The host is built from a UUID, so this URL is always well-formed.
+    baseURL = URL(string: "http://\(host)") ?? URL(fileURLWithPath: "/")
+    self.handler = handler
+  }
+
+  /// Takes the server away, as a device that goes offline: later requests fail to connect.
+  public func disconnect() {
+    isReachable.withLock { $0 = false }
+  }
+
+  /// Brings the server back at the same address after ``disconnect()``.
+  public func reconnect() {
+    isReachable.withLock { $0 = true }
+  }
+
+  /// Answers `request` with the handler's reply. The handler runs in the calling task, so a
+  /// client that cancels the request cancels the handler's wait too.
+  public func send(_ request: URLRequest) async throws(NetworkError) -> (Data, HTTPURLResponse) {
+    guard let url = request.url, url.host?.lowercased() == host, isReachable.withLock({ $0 }) else {
+      throw .transport(code: URLError.cannotConnectToHost.rawValue)
+    }
+    switch await handler.handle(InProcessRequest(request, url: url)) {
+    case .respond(let response):
+      guard let head = response.head(for: url) else {
+        throw .transport(code: URLError.badServerResponse.rawValue)
+      }
+      return (response.body, head)
+    case .truncate:
+      throw .transport(code: URLError.networkConnectionLost.rawValue)
+    case .fail(.cancelled):
+      throw .cancelled
+    case .fail(let code):
+      throw .transport(code: code.rawValue)
+    }
+  }
+}
+
+extension InProcessResponse {
+  /// The response's head as a client receives it, its length announced.
+  fileprivate func head(for url: URL) -> HTTPURLResponse? {
+    var headers = headers
+    headers["Content-Length"] = String(body.count)
+    return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+  }
+}
+
+extension InProcessRequest {
+  /// `request` as a handler sees it, its path split before it is decoded.
+  fileprivate init(_ request: URLRequest, url: URL) {
+    let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+    let path = components?.path ?? "/"
+    self.init(
+      method: request.httpMethod ?? "GET",
+      path: path.isEmpty ? "/" : path,
+      query: components?.queryItems ?? [],
+      headers: request.allHTTPHeaderFields ?? [:],
+      body: request.httpBody ?? Data(),
+      percentEncodedPath: (components?.percentEncodedPath).flatMap { $0.isEmpty ? nil : $0 }
+    )
+  }
+}
