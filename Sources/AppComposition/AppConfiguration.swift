@@ -1,3 +1,4 @@
+public import DataLayer
 public import Foundation
 public import NetworkLayer
 
@@ -6,6 +7,15 @@ public import NetworkLayer
 #endif
 
 /// What the live object graph needs from the outside world.
+///
+/// The initialisers take what every app must say; the rest has the sample app's defaults and is
+/// set afterwards, for a backend of the app's own:
+///
+/// ```swift
+/// var configuration = AppConfiguration(baseURL: apiURL, session: URLSession(configuration: .ephemeral))
+/// configuration.authContract = MyBackendAuthContract()
+/// configuration.refreshLeeway = .seconds(30)
+/// ```
 public struct AppConfiguration: Sendable {
   /// Where the session's tokens and the todo cache are kept.
   public enum Storage: Sendable {
@@ -26,6 +36,17 @@ public struct AppConfiguration: Sendable {
   public var monitors: [any NetworkEventMonitor]
   /// Where tokens and caches live.
   public var storage: Storage
+  /// How the backend signs in, renews and ends a session; the sample API's by default.
+  public var authContract: any AuthContract = SampleAPIAuthContract()
+  /// How long before its expiry a token is renewed; a token that lives less than twice as long
+  /// is renewed halfway through its life instead (see `AuthTokens.isExpired(at:leeway:)`).
+  public var refreshLeeway: Duration = .seconds(10)
+  /// How many refreshes may happen within ``refreshWindow`` before the session ends as a loop.
+  public var maximumRefreshes = 3
+  /// The window for ``maximumRefreshes``.
+  public var refreshWindow: Duration = .seconds(60)
+  /// The retries of every request, login and refresh included.
+  public var retryPolicy = RetryPolicy()
 
   /// Creates a configuration whose requests `transport` carries.
   public init(

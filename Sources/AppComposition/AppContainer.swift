@@ -11,9 +11,9 @@ public import PresentationLayer
 /// mechanism here and no other file changes.
 ///
 /// The graph: one `URLSessionHTTPClient` whose interceptor chain is `[AuthInterceptor,
-/// RetryPolicy]` for the API, and a second one whose chain is only `[RetryPolicy]` for login and
-/// token refresh (without the auth interceptor, because the refresh must not wait for itself). Tokens and the todo cache live where the
-/// configuration says. The session repository follows the auth interceptor's session-ended
+/// RetryPolicy]` for the API, and a second one whose chain is only `[RetryPolicy]` for the auth
+/// contract's login, refresh and logout (without the auth interceptor, because the refresh must
+/// not wait for itself). Tokens and the todo cache live where the configuration says. The session repository follows the auth interceptor's session-ended
 /// signal and forgets the todo cache whenever the session ends.
 ///
 /// A feature built outside this package (in a package that depends on Layered) builds its
@@ -50,22 +50,26 @@ public final class AppContainer: Sendable {
     let plainClient = URLSessionHTTPClient(
       baseURL: configuration.baseURL,
       transport: configuration.transport,
-      interceptors: [RetryPolicy()],
+      interceptors: [configuration.retryPolicy],
       monitors: configuration.monitors
     )
     let authInterceptor = AuthInterceptor(
       store: tokenStore,
-      refresher: RemoteTokenRefresher(client: plainClient),
+      refresher: RemoteTokenRefresher(client: plainClient, contract: configuration.authContract),
+      leeway: configuration.refreshLeeway,
+      maximumRefreshes: configuration.maximumRefreshes,
+      refreshWindow: configuration.refreshWindow,
       monitors: configuration.monitors
     )
     let apiClient = URLSessionHTTPClient(
       baseURL: configuration.baseURL,
       transport: configuration.transport,
-      interceptors: [authInterceptor, RetryPolicy()],
+      interceptors: [authInterceptor, configuration.retryPolicy],
       monitors: configuration.monitors
     )
     sessionRepository = RemoteSessionRepository(
       client: plainClient,
+      contract: configuration.authContract,
       tokenStore: tokenStore,
       sessionEvents: authInterceptor.sessionEvents,
       forgetUserData: { todoCache.clear() }

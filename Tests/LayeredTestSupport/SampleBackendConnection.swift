@@ -108,7 +108,7 @@ public struct SampleBackendConnection: Sendable {
   ///
   /// - Parameters:
   ///   - baseURL: The backend's base URL; paths are appended to it as they are.
-  ///   - session: A session that reaches the backend; clients get a ``URLSessionTransport``
+  ///   - session: A session that reaches the backend; clients get a `URLSessionTransport`
   ///     over it.
   ///   - setReachable: Takes the backend off the network or brings it back; `nil` for a backend
   ///     that cannot go offline, whose ``setReachable(_:)`` then throws ``ControlError``.

@@ -1,5 +1,5 @@
-public import Foundation
-public import NetworkLayer
+import Foundation
+import NetworkLayer
 
 /// The body of a successful login or refresh, as the API sends it.
 ///
@@ -21,13 +21,10 @@ public struct TokenPairDTO: Codable, Sendable, Hashable {
     self.expiresIn = expiresIn
   }
 
-  /// The tokens, with the expiry turned into a date relative to `receivedAt`.
-  public func tokens(receivedAt: Date) -> AuthTokens {
-    AuthTokens(
-      accessToken: accessToken,
-      refreshToken: refreshToken,
-      expiresAt: receivedAt.addingTimeInterval(TimeInterval(max(0, expiresIn)))
-    )
+  /// The tokens as issued, expiring ``expiresIn`` seconds after the answer arrived.
+  public var issued: IssuedTokens {
+    IssuedTokens(
+      accessToken: accessToken, refreshToken: refreshToken, expiry: .after(seconds: Double(expiresIn)))
   }
 }
 

@@ -3,7 +3,8 @@ public import Foundation
 import LayeredSupport
 public import NetworkLayer
 
-/// A `SessionRepository` that signs in over HTTP and keeps the tokens in a `TokenStore`.
+/// A `SessionRepository` that signs in and out with its ``AuthContract`` and keeps the tokens in
+/// a `TokenStore`.
 ///
 /// The session it publishes follows three sources: its own logins and logouts, and the network
 /// layer's session-ended signal (the server rejected the refresh token), which turns it into
@@ -11,6 +12,7 @@ public import NetworkLayer
 /// relaunched app stays signed in.
 public final class RemoteSessionRepository: SessionRepository {
   private let client: any HTTPClient
+  private let contract: any AuthContract
   private let tokenStore: any TokenStore
   private let now: @Sendable () -> Date
   private let session: StateBroadcaster<Session>
@@ -20,20 +22,23 @@ public final class RemoteSessionRepository: SessionRepository {
   /// Creates the repository.
   ///
   /// - Parameters:
-  ///   - client: sends the login request; it needs no auth interceptor.
+  ///   - client: sends the contract's login and logout requests; it has no auth interceptor.
+  ///   - contract: the backend's login contract.
   ///   - tokenStore: the store the auth interceptor reads.
   ///   - sessionEvents: the auth interceptor's `sessionEvents`.
   ///   - forgetUserData: removes what belongs to the signed-in user (caches), called when the
   ///     session ends for any reason, so the next user never sees the previous one's data.
-  ///   - now: turns `expiresIn` into a date.
+  ///   - now: the time an answer arrived, from which an expiry in seconds is counted.
   public init(
     client: any HTTPClient,
+    contract: any AuthContract = SampleAPIAuthContract(),
     tokenStore: any TokenStore,
     sessionEvents: AsyncStream<SessionEvent>,
     forgetUserData: @escaping @Sendable () -> Void = {},
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.client = client
+    self.contract = contract
     self.tokenStore = tokenStore
     self.forgetUserData = forgetUserData
     self.now = now
@@ -59,28 +64,36 @@ public final class RemoteSessionRepository: SessionRepository {
   ///   - username: the name to sign in with.
   ///   - password: sent only in the login request's body; never stored or put in an error.
   /// - Returns: the signed-in user.
-  /// - Throws: `DomainError.invalidCredentials` when the server refuses the login (401), or the
-  ///   `DomainError` for any other failure; the stored tokens and the session are then unchanged.
+  /// - Throws: `DomainError.invalidCredentials` when the server refuses the login (a status in
+  ///   the contract's `refusedLoginStatuses`), or the `DomainError` for any other failure; the
+  ///   stored tokens and the session are then unchanged.
   public func logIn(username: String, password: String) async throws(DomainError) -> User {
-    let pair: TokenPairDTO
+    let issued: IssuedTokens
     do {
-      pair = try await client.send(AuthEndpoints.login(username: username, password: password))
-    } catch .badStatus(401, _) {
+      issued = try await client.send(contract.logIn(username: username, password: password))
+    } catch .badStatus(let status, _) where contract.refusedLoginStatuses.contains(status) {
       throw .invalidCredentials
     } catch {
       throw error.domainError
     }
-    tokenStore.save(pair.tokens(receivedAt: now()))
+    tokenStore.save(issued.tokens(receivedAt: now()))
     session.update { $0 = .signedIn }
     return User(username: username)
   }
 
-  /// Clears the tokens and the user's data, then publishes `Session.signedOut`. Never fails and
-  /// sends nothing: signing out is local.
+  /// Clears the tokens and the user's data, publishes `Session.signedOut`, then sends the
+  /// contract's logout request with the tokens that were cleared, if it has one. Never fails:
+  /// the user is signed out at once, whether or not the server can be told.
   public func logOut() async {
+    let ended = tokenStore.tokens
     tokenStore.clear()
     forgetUserData()
     session.update { $0 = .signedOut }
+    guard let ended, var request = contract.logOut(ended) else { return }
+    // Its failure is the server's to forget; the client's monitors still see it. A server that
+    // does not answer keeps the caller no longer than this.
+    request.deadline = request.deadline ?? .seconds(10)
+    _ = try? await client.send(request)
   }
 
   /// The current session at once, then every change, for any number of listeners.

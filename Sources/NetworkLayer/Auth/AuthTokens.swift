@@ -11,25 +11,32 @@ public struct AuthTokens: Sendable, Hashable, Codable {
   public var refreshToken: String
   /// When the access token stops being valid, if the server said so.
   public var expiresAt: Date?
+  /// When the tokens arrived, if known: with ``expiresAt``, the token's lifetime.
+  public var issuedAt: Date?
 
   /// Creates a token pair.
-  public init(accessToken: String, refreshToken: String, expiresAt: Date?) {
+  public init(accessToken: String, refreshToken: String, expiresAt: Date?, issuedAt: Date? = nil) {
     self.accessToken = accessToken
     self.refreshToken = refreshToken
     self.expiresAt = expiresAt
+    self.issuedAt = issuedAt
   }
 
   /// Whether the access token is known to be expired, or to expire within `leeway`, at `now`.
+  ///
+  /// A token whose lifetime is known gets at most half of it as leeway, so a short-lived token
+  /// is used before it is renewed instead of being renewed for every request.
   public func isExpired(at now: Date, leeway: TimeInterval) -> Bool {
     guard let expiresAt else { return false }
-    return expiresAt.timeIntervalSince(now) <= leeway
+    let lifetime = issuedAt.map { max(0, expiresAt.timeIntervalSince($0)) } ?? .infinity
+    return expiresAt.timeIntervalSince(now) <= min(leeway, lifetime / 2)
   }
 }
 
 extension AuthTokens: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
   /// The expiry, with both tokens replaced by ``Redactor/placeholder``.
   public var description: String {
-    "AuthTokens(accessToken: \(Redactor.placeholder), refreshToken: \(Redactor.placeholder), expiresAt: \(expiresAt.map { "\($0)" } ?? "unknown"))"
+    "AuthTokens(accessToken: \(Redactor.placeholder), refreshToken: \(Redactor.placeholder), expiresAt: \(expiresAt.map { "\($0)" } ?? "unknown"), issuedAt: \(issuedAt.map { "\($0)" } ?? "unknown"))"
   }
 
   /// The same as ``description``.
@@ -42,7 +49,7 @@ extension AuthTokens: CustomStringConvertible, CustomDebugStringConvertible, Cus
       self,
       children: [
         "accessToken": Redactor.placeholder, "refreshToken": Redactor.placeholder,
-        "expiresAt": expiresAt as Any,
+        "expiresAt": expiresAt as Any, "issuedAt": issuedAt as Any,
       ],
       displayStyle: .struct
     )

@@ -6,7 +6,7 @@ public import NetworkLayer
   public import FoundationNetworking
 #endif
 
-/// An ``HTTPTransport`` that hands each request to an ``InProcessHandler``: a server without a
+/// An `HTTPTransport` that hands each request to an ``InProcessHandler``: a server without a
 /// socket, for the showcase, previews and fast tests.
 ///
 /// Give a client the transport and its ``baseURL``. Each transport has a host of its own

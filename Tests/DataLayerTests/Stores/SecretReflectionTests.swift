@@ -18,6 +18,11 @@ struct SecretReflectionTests {
       ("Optional<AuthTokens>", Optional(tokens) as Any),
       ("[AuthTokens]", [tokens]),
       ("TokenPairDTO", pair),
+      ("IssuedTokens", pair.issued),
+      (
+        "IssuedTokens, no rotation",
+        IssuedTokens(accessToken: "access-secret", refreshToken: nil, expiry: .unknown)
+      ),
       ("FileTokenStore", fileStore),
       ("InMemoryTokenStore", InMemoryTokenStore(tokens)),
       (
@@ -50,12 +55,13 @@ struct SecretReflectionTests {
   @Test("the redacted renderings still say what the value is: the placeholder, the expiry")
   func renderingsStayUseful() {
     let mirror = Mirror(reflecting: Self.tokens)
-    #expect(mirror.children.map(\.label) == ["accessToken", "refreshToken", "expiresAt"])
+    #expect(mirror.children.map(\.label) == ["accessToken", "refreshToken", "expiresAt", "issuedAt"])
     #expect(mirror.children.first?.value as? String == Redactor.placeholder)
     #expect(String(describing: Self.tokens).contains(Redactor.placeholder))
     let pair = Self.pair
     #expect(Mirror(reflecting: pair).children.map(\.label) == ["accessToken", "refreshToken", "expiresIn"])
     #expect(String(reflecting: pair).contains("expiresIn: 60"))
+    #expect(String(reflecting: pair.issued).contains("expiry: after(seconds: 60.0)"))
   }
 }
 

@@ -7,7 +7,7 @@ import LayeredSupport
 
 /// The ``HTTPTransport`` that runs each request on a `URLSession`, with typed errors.
 ///
-/// Each request gets a ``Transfer`` as its task delegate, which owns everything Foundation's
+/// Each request gets a `Transfer` as its task delegate, which owns everything Foundation's
 /// convenience APIs would decide on their own:
 /// - the body is counted while it arrives; a body larger than the limit (announced by
 ///   `Content-Length` or only discovered while streaming) ends the call at once with
@@ -26,21 +26,21 @@ import LayeredSupport
 /// - a redirect goes to the URL its `Location` names, resolved as RFC 3986 says, and only to an
 ///   http(s) URL; it carries no credential header once it leaves the request's origin, a 307 or
 ///   308 keeps the method and the body (but is not followed to another origin with a body that
-///   holds credentials), and an attempt follows at most 20 (see ``RedirectRule``);
-/// - the end of the call (its deadline, or its caller's cancellation, through its ``CallScope``)
+///   holds credentials), and an attempt follows at most 20 (see `RedirectRule`);
+/// - the end of the call (its deadline, or its caller's cancellation, through its `CallScope`)
 ///   ends the transfer at once with that reason, without waiting for Foundation to confirm. The
-///   data task is cancelled on a queue of ``URLSessionCallQueues``: cancelling it on the calling
+///   data task is cancelled on a queue of `URLSessionCallQueues`: cancelling it on the calling
 ///   queue from inside the cancellation handler can deadlock on swift-corelibs-foundation (issue
 ///   5412). A task whose call ended before it started is never resumed, and one whose call ended
 ///   while it waited to start is never created;
 /// - no thread of Swift's cooperative pool waits for Foundation's work queue while a task of any
 ///   client in the process is in flight (on swift-corelibs-foundation, a body streaming in keeps
 ///   that queue busy, and creating, resuming and cancelling tasks wait for it): those calls then
-///   happen on queues of ``URLSessionCallQueues``, so the deadline holds however busy the clients
+///   happen on queues of `URLSessionCallQueues`, so the deadline holds however busy the clients
 ///   are.
 ///
 /// Requests run on a session of the transport's own, built from the given session's
-/// configuration (see ``DelegatingURLSession``); the given session's delegate is not consulted.
+/// configuration (see `DelegatingURLSession`); the given session's delegate is not consulted.
 ///
 /// When the transport itself stops a task (size limit, challenge), the call ends with that
 /// reason, never with ``NetworkError/cancelled``, which always means the caller cancelled.
@@ -87,7 +87,7 @@ public struct URLSessionTransport: HTTPTransport {
   ///   - request: the request as the interceptors adapted it.
   ///   - maximumResponseSize: the body limit for this request.
   ///   - acceptableStatusCodes: the statuses the endpoint accepts. The body of any other status
-  ///     is read only up to ``Transfer/errorBodyLimit`` and returned with its response, however
+  ///     is read only up to `Transfer.errorBodyLimit` and returned with its response, however
   ///     large it is, so an error status is reported as one with its excerpt, never as
   ///     ``NetworkError/responseTooLarge(limit:)``.
   ///   - scope: the call the request belongs to; its end ends the request.

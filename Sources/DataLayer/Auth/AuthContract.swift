@@ -1,0 +1,34 @@
+public import NetworkLayer
+
+/// How a backend signs a user in, renews the session and ends it: the requests it takes, and how
+/// its answers become tokens.
+///
+/// ``RemoteSessionRepository`` and ``RemoteTokenRefresher`` send what the contract says and know
+/// no path, field name or token shape. ``SampleAPIAuthContract`` is the sample API's; an app
+/// writes one for its own backend and hands it to the composition root. The endpoints are sent
+/// through a client without the auth interceptor, since each carries its own credential, and
+/// whatever they carry as credentials (see ``AuthTokens``) never reaches a log or an error.
+public protocol AuthContract: Sendable {
+  /// The request that exchanges a username and a password for a new session's tokens. A
+  /// refused login must answer with a status in ``refusedLoginStatuses``.
+  func logIn(username: String, password: String) -> Endpoint<IssuedTokens>
+
+  /// The request that renews `tokens`. A refused refresh token must answer 400, 401 or 403,
+  /// which ends the session; any other failure keeps it.
+  func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens>
+
+  /// The request that tells the server a session has ended (it revokes the refresh token, say),
+  /// or `nil` when the backend has none. Signing out never waits on its success.
+  func logOut(_ tokens: AuthTokens) -> Endpoint<NoContent>?
+
+  /// The statuses that mean "wrong username or password"; 401 unless the backend says otherwise.
+  var refusedLoginStatuses: Set<Int> { get }
+}
+
+extension AuthContract {
+  /// No request: the backend keeps no session to end.
+  public func logOut(_ tokens: AuthTokens) -> Endpoint<NoContent>? { nil }
+
+  /// 401.
+  public var refusedLoginStatuses: Set<Int> { [401] }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+extension TokenExpiry {
+  /// The expiry a JSON Web Token carries in its `exp` claim, or ``unknown`` when `token` is not
+  /// a JWT or has no numeric `exp`.
+  ///
+  /// Only the payload, the middle of the token's three base64url parts, is read, and the
+  /// signature is not checked: the client only learns when to renew, and the server still
+  /// decides whether the token is valid.
+  public static func jwt(_ token: String) -> TokenExpiry {
+    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3 else { return .unknown }
+    var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+    guard let payload = Data(base64Encoded: base64),
+      let exp = (try? JSONDecoder().decode(Claims.self, from: payload))?.exp, exp.isFinite
+    else { return .unknown }
+    return .at(Date(timeIntervalSince1970: exp))
+  }
+
+  /// The one claim read: seconds since 1970, as RFC 7519 defines `exp`.
+  private struct Claims: Decodable {
+    var exp: Double?
+  }
+}

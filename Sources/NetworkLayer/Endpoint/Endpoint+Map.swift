@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  public import FoundationNetworking
+#endif
+
+extension Endpoint {
+  /// This endpoint, answering with the value and the response's metadata.
+  func reportingMetadata() -> Endpoint<HTTPResponse<Response>> {
+    map { value, response in HTTPResponse(value: value, response: response) }
+  }
+
+  /// This endpoint, its answer read as before (validated, decoded, scrubbed) and then turned
+  /// into `Other` with `transform`, which also sees the response's head: a `Link` header, say.
+  /// An error `transform` throws is scrubbed of the request's secrets too.
+  public func map<Other>(
+    _ transform: @escaping @Sendable (Response, HTTPURLResponse) throws(NetworkError) -> Other
+  ) -> Endpoint<Other> {
+    let original = self
+    var endpoint = Endpoint<Other>(
+      method: method, path: path, query: query, headers: headers, body: body, accept: accept,
+      acceptableStatusCodes: acceptableStatusCodes, requiresAuthentication: requiresAuthentication,
+      isIdempotent: isIdempotent, deadline: deadline, expectsContent: expectsContent,
+      // Only a client that skips the pipeline decodes this way; it has no head, so `transform`
+      // sees a bare 200.
+      decode: { (data: Data) throws(NetworkError) -> Other in
+        guard
+          let head = HTTPURLResponse(url: Self.noURL, statusCode: 200, httpVersion: nil, headerFields: nil)
+        else { throw .invalidResponse }
+        return try transform(try original.decode(data), head)
+      }
+    )
+    // The initialiser takes all but these; every stored property is copied here, and only here.
+    endpoint.maximumResponseSize = maximumResponseSize
+    endpoint.endsWithSlash = endsWithSlash
+    endpoint.emptyBodyIsValue = emptyBodyIsValue
+    endpoint.readResponse = { body, response, request throws(NetworkError) in
+      let value = try ResponseReader.read(body, response: response, request: request, for: original)
+      do throws(NetworkError) {
+        return try transform(value, response)
+      } catch {
+        throw RequestSecrets(request: request).scrub(error)
+      }
+    }
+    return endpoint
+  }
+
+  private static var noURL: URL { URL(fileURLWithPath: "/") }
+
+  /// This endpoint, its answer turned into `Other` with `transform` once read as before.
+  public func map<Other>(
+    _ transform: @escaping @Sendable (Response) throws(NetworkError) -> Other
+  ) -> Endpoint<Other> {
+    map { value, _ throws(NetworkError) in try transform(value) }
+  }
+}

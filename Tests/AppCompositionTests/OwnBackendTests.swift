@@ -1,0 +1,176 @@
+import AppComposition
+import DataLayer
+import DomainLayer
+import Foundation
+import NetworkLayer
+import SampleBackend
+import Testing
+
+/// The JWT backend's login contract, written as an app writes its own: nothing of Layered's
+/// wiring is repeated, only what this backend calls things.
+struct JWTStyleAuthContract: AuthContract {
+  private struct Credentials: Encodable, Sendable {
+    var username: String
+    var password: String
+  }
+
+  private struct RefreshToken: Encodable, Sendable {
+    var refresh: String
+  }
+
+  private struct Pair: Decodable, Sendable {
+    var access: String
+    var refresh: String?
+  }
+
+  /// Whether the expiry is read from the access token's `exp`; without it, it is unknown.
+  var readsExpiry = true
+
+  func logIn(username: String, password: String) -> Endpoint<IssuedTokens> {
+    issuing(
+      Endpoint(
+        method: .post, path: ["api", "token"],
+        body: .json(Credentials(username: username, password: password))))
+  }
+
+  func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens> {
+    issuing(
+      Endpoint(
+        method: .post, path: ["api", "token", "refresh"],
+        body: .json(RefreshToken(refresh: tokens.refreshToken))))
+  }
+
+  func logOut(_ tokens: AuthTokens) -> Endpoint<NoContent>? {
+    Endpoint(
+      method: .post, path: ["api", "token", "blacklist"],
+      body: .json(RefreshToken(refresh: tokens.refreshToken))
+    )
+    .endingWithSlash()
+  }
+
+  private func issuing(_ endpoint: Endpoint<Pair>) -> Endpoint<IssuedTokens> {
+    let readsExpiry = readsExpiry
+    return endpoint.endingWithSlash().map { pair in
+      IssuedTokens(
+        accessToken: pair.access, refreshToken: pair.refresh,
+        expiry: readsExpiry ? .jwt(pair.access) : .unknown)
+    }
+  }
+}
+
+@Suite("An app's own backend: its login contract, end to end", .timeLimit(.minutes(1)))
+struct OwnBackendTests {
+  private static let todos = Endpoint<[String]>(path: ["api", "todos"], requiresAuthentication: true)
+    .endingWithSlash()
+
+  private static func app(
+    _ backend: JWTStyleBackend, contract: JWTStyleAuthContract = JWTStyleAuthContract()
+  ) -> (AppContainer, InProcessTransport) {
+    let transport = InProcessTransport(backend)
+    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
+    configuration.authContract = contract
+    return (AppContainer(configuration: configuration), transport)
+  }
+
+  private static func signIn(_ container: AppContainer) async throws {
+    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+  }
+
+  private static func currentSession(_ container: AppContainer) async -> Session? {
+    var updates = container.session.sessionUpdates().makeAsyncIterator()
+    return await updates.next()
+  }
+
+  @Test("a token that lives 4 s is used for its first half, not renewed before every request")
+  func shortLivedTokenIsUsed() async throws {
+    let backend = JWTStyleBackend(accessLifetime: 4)
+    let (container, _) = Self.app(backend)
+    try await Self.signIn(container)
+    for _ in 0..<4 { _ = try await container.authenticatedClient.send(Self.todos) }
+    #expect(backend.count("POST /api/token/refresh/") == 0)
+    #expect(backend.count("GET /api/todos/") == 4)
+    #expect(await Self.currentSession(container) == .signedIn)
+  }
+
+  @Test(
+    "an expired token is renewed before sending, each refresh sends the rotated refresh token, and every URL ends with /"
+  )
+  func rotatedRefreshTokenIsSent() async throws {
+    let backend = JWTStyleBackend(accessLifetime: -10)
+    let (container, _) = Self.app(backend)
+    try await Self.signIn(container)
+    backend.accessLifetime.withLock { $0 = 300 }
+    _ = try await container.authenticatedClient.send(Self.todos)
+    // The server forgets every access token: the next request is refused and renewed.
+    backend.state.withLock { $0.accessTokens.removeAll() }
+    _ = try await container.authenticatedClient.send(Self.todos)
+
+    let received = backend.refreshTokensReceived
+    #expect(received.count == 2)
+    #expect(Set(received).count == 2, "the second refresh sent the rotated token, not the blacklisted one")
+    #expect(
+      backend.requestLines == [
+        "POST /api/token/", "POST /api/token/refresh/", "GET /api/todos/", "GET /api/todos/",
+        "POST /api/token/refresh/", "GET /api/todos/",
+      ])
+    #expect(await Self.currentSession(container) == .signedIn)
+  }
+
+  @Test("with an unknown expiry the token is renewed only when the server refuses it")
+  func unknownExpiryRenewsOnRejection() async throws {
+    let backend = JWTStyleBackend(accessLifetime: -10)
+    let (container, _) = Self.app(backend, contract: JWTStyleAuthContract(readsExpiry: false))
+    try await Self.signIn(container)
+    backend.accessLifetime.withLock { $0 = 300 }
+    _ = try await container.authenticatedClient.send(Self.todos)
+    #expect(
+      backend.requestLines == [
+        "POST /api/token/", "GET /api/todos/", "POST /api/token/refresh/", "GET /api/todos/",
+      ])
+  }
+
+  @Test("logging out blacklists the refresh token at the server and signs out")
+  func logoutTellsTheServer() async throws {
+    let backend = JWTStyleBackend()
+    let (container, _) = Self.app(backend)
+    try await Self.signIn(container)
+    await container.session.logOut()
+
+    #expect(backend.count("POST /api/token/blacklist/") == 1)
+    #expect(backend.refreshTokensReceived.count == 1)
+    #expect(backend.state.withLock { $0.blacklisted } == Set(backend.refreshTokensReceived))
+    #expect(await Self.currentSession(container) == .signedOut)
+    await #expect(throws: NetworkError.unauthorized) {
+      try await container.authenticatedClient.send(Self.todos)
+    }
+    #expect(backend.count("GET /api/todos/") == 0)
+  }
+
+  @Test("logging out while the server cannot be reached still signs out and forgets the tokens")
+  func logoutOffline() async throws {
+    let backend = JWTStyleBackend()
+    let (container, transport) = Self.app(backend)
+    try await Self.signIn(container)
+    transport.disconnect()
+    await container.session.logOut()
+    transport.reconnect()
+
+    #expect(backend.count("POST /api/token/blacklist/") == 0)
+    #expect(await Self.currentSession(container) == .signedOut)
+    await #expect(throws: NetworkError.unauthorized) {
+      try await container.authenticatedClient.send(Self.todos)
+    }
+    #expect(backend.count("GET /api/todos/") == 0)
+  }
+
+  @Test("a login the backend refuses is invalid credentials, and the session stays signed out")
+  func refusedLogin() async throws {
+    let backend = JWTStyleBackend()
+    let (container, _) = Self.app(backend)
+    await #expect(throws: DomainError.invalidCredentials) {
+      _ = try await container.session.logIn(username: "demo", password: "wrong")
+    }
+    #expect(backend.requestLines == ["POST /api/token/"])
+    #expect(await Self.currentSession(container) == .signedOut)
+  }
+}
