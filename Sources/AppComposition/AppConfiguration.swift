@@ -47,6 +47,12 @@ public struct AppConfiguration: Sendable {
   public var refreshWindow: Duration = .seconds(60)
   /// The retries of every request, login and refresh included.
   public var retryPolicy = RetryPolicy()
+  /// Names of fields and query items that hold credentials in the backend, beyond the common
+  /// ones the client already redacts (`access`, `refresh`, `*_token`, `password`, …).
+  public var credentialNames: Set<String> = []
+  /// Names of headers that carry credentials, beyond `Authorization`, `Cookie` and the API-key
+  /// headers.
+  public var credentialHeaders: Set<String> = []
 
   /// Creates a configuration whose requests `transport` carries.
   public init(

@@ -45,6 +45,8 @@ public final class AppContainer: Sendable {
   /// Builds the live graph for `configuration`.
   public init(configuration: AppConfiguration) {
     self.configuration = configuration
+    Redactor.addCredentialNames(configuration.credentialNames)
+    Redactor.addCredentialHeaders(configuration.credentialHeaders)
     let (tokenStore, todoCache, flushStores) = Self.stores(for: configuration.storage)
     self.flushStores = flushStores
     let plainClient = URLSessionHTTPClient(

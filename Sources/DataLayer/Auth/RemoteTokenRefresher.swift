@@ -30,6 +30,9 @@ public struct RemoteTokenRefresher: TokenRefresher {
   /// - Throws: the client's `NetworkError`; a rejected refresh token arrives as its 400, 401 or
   ///   403 `badStatus`, which ends the session.
   public func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
-    try await client.send(contract.refresh(tokens)).tokens(receivedAt: now(), replacing: tokens)
+    // The tokens are removed by value from anything reported, whatever the contract calls them.
+    var request = contract.refresh(tokens)
+    request.credentials += [tokens.accessToken, tokens.refreshToken]
+    return try await client.send(request).tokens(receivedAt: now(), replacing: tokens)
   }
 }

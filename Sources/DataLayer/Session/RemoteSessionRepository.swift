@@ -68,9 +68,12 @@ public final class RemoteSessionRepository: SessionRepository {
   ///   the contract's `refusedLoginStatuses`), or the `DomainError` for any other failure; the
   ///   stored tokens and the session are then unchanged.
   public func logIn(username: String, password: String) async throws(DomainError) -> User {
+    // The password is removed by value from anything reported, whatever the contract calls it.
+    var request = contract.logIn(username: username, password: password)
+    request.credentials.append(password)
     let issued: IssuedTokens
     do {
-      issued = try await client.send(contract.logIn(username: username, password: password))
+      issued = try await client.send(request)
     } catch .badStatus(let status, _) where contract.refusedLoginStatuses.contains(status) {
       throw .invalidCredentials
     } catch {
@@ -93,6 +96,7 @@ public final class RemoteSessionRepository: SessionRepository {
     // Its failure is the server's to forget; the client's monitors still see it. A server that
     // does not answer keeps the caller no longer than this.
     request.deadline = request.deadline ?? .seconds(10)
+    request.credentials += [ended.accessToken, ended.refreshToken]
     _ = try? await client.send(request)
   }
 

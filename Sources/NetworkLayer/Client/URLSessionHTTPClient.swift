@@ -146,7 +146,7 @@ public struct URLSessionHTTPClient: HTTPClient {
       // deadline; such a request must never reach the wire.
       try Self.ensureOpen(scope)
 
-      call?.attemptStarted(attempt, request: request)
+      call?.attemptStarted(attempt, request: request, credentials: endpoint.credentials)
       let failure: AttemptFailure
       do throws(NetworkError) {
         let (body, response) = try await transport.send(

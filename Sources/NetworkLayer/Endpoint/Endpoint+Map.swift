@@ -34,12 +34,15 @@ extension Endpoint {
     endpoint.maximumResponseSize = maximumResponseSize
     endpoint.endsWithSlash = endsWithSlash
     endpoint.emptyBodyIsValue = emptyBodyIsValue
-    endpoint.readResponse = { body, response, request throws(NetworkError) in
+    endpoint.credentials = credentials
+    endpoint.readResponse = { body, response, request, credentials throws(NetworkError) in
+      var original = original
+      original.credentials = credentials
       let value = try ResponseReader.read(body, response: response, request: request, for: original)
       do throws(NetworkError) {
         return try transform(value, response)
       } catch {
-        throw RequestSecrets(request: request).scrub(error)
+        throw RequestSecrets(request: request, credentials: credentials).scrub(error)
       }
     }
     return endpoint

@@ -58,14 +58,19 @@ public struct Endpoint<Response: Sendable>: Sendable {
   /// ``NetworkError/responseTooLarge(limit:)``. Raise it for an endpoint that downloads more than
   /// a JSON API usually sends.
   public var maximumResponseSize: Int? = nil
+  /// Values the request carries as credentials under names that do not say so (`{"rt": …}`):
+  /// removed by value from every event, log line and error the client reports about the call.
+  public var credentials: [String] = []
   /// Turns a successful, non-empty response body into `Response`.
   public var decode: @Sendable (Data) throws(NetworkError) -> Response
   /// Whether an empty successful body is ``emptyResponseValue`` with any status, as for raw
   /// `Data` endpoints, where no bytes are still bytes.
   var emptyBodyIsValue = false
-  /// Set for an endpoint that reports the response's metadata (see ``HTTPClient/response(for:)``):
-  /// it reads the whole response in place of the steps above.
-  var readResponse: (@Sendable (Data, HTTPURLResponse, URLRequest) throws(NetworkError) -> Response)?
+  /// Set for an endpoint made with `map(_:)`: it reads the whole response in place of
+  /// the steps above, given the request and the endpoint's ``credentials``, which may have been
+  /// added after the map.
+  var readResponse:
+    (@Sendable (Data, HTTPURLResponse, URLRequest, [String]) throws(NetworkError) -> Response)?
   /// The value to return when a successful response has no body (204, 205, `HEAD`), or `nil`
   /// if this endpoint needs a body, in which case an empty one fails with ``NetworkError/noData``.
   public var emptyResponseValue: Response?

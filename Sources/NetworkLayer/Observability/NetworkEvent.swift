@@ -47,14 +47,15 @@ public struct RequestSummary: Sendable, Hashable {
   /// The request body as text with credential fields redacted, or `nil` when there is none.
   public let body: String?
 
-  /// Creates a summary of `request`, redacting credentials.
-  public init(callID: Int, attempt: Int, request: URLRequest) {
+  /// Creates a summary of `request`, redacting credentials, and `credentials` (values the
+  /// request carries under names that do not announce them) wherever they appear.
+  public init(callID: Int, attempt: Int, request: URLRequest, credentials: [String] = []) {
     self.callID = callID
     self.attempt = attempt
     self.method = request.httpMethod ?? "GET"
     // Names announce most credentials; the request's own secrets are then removed by value,
     // in case one also travels under a name that does not announce it.
-    let secrets = RequestSecrets(request: request)
+    let secrets = RequestSecrets(request: request, credentials: credentials)
     self.url = secrets.scrub(request.url.map(Redactor.redact(url:)) ?? "(no URL)")
     self.headers = Redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).mapValues {
       secrets.scrub($0)

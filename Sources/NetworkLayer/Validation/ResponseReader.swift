@@ -18,13 +18,13 @@ enum ResponseReader {
     for endpoint: Endpoint<Response>
   ) throws(NetworkError) -> Response {
     if let readResponse = endpoint.readResponse {
-      return try readResponse(body, response, request)
+      return try readResponse(body, response, request, endpoint.credentials)
     }
     do throws(NetworkError) {
       try ResponseValidator().validate(response, body: body, for: endpoint, request: request)
       return try value(of: body, response: response, for: endpoint)
     } catch {
-      throw RequestSecrets(request: request).scrub(error)
+      throw RequestSecrets(request: request, credentials: endpoint.credentials).scrub(error)
     }
   }
 

@@ -26,7 +26,8 @@ struct ResponseValidator: Sendable {
     guard endpoint.acceptableStatusCodes.contains(response.statusCode) else {
       throw .badStatus(
         code: response.statusCode,
-        bodyExcerpt: Self.excerpt(of: body, secrets: RequestSecrets(request: request))
+        bodyExcerpt: Self.excerpt(
+          of: body, secrets: RequestSecrets(request: request, credentials: endpoint.credentials))
       )
     }
     guard !body.isEmpty, endpoint.expectsContent else { return }

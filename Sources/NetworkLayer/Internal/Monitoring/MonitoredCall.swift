@@ -34,8 +34,8 @@ final class MonitoredCall: Sendable {
   }
 
   /// Reports attempt number `attempt`, about to send `request`, redacted.
-  func attemptStarted(_ attempt: Int, request: URLRequest) {
-    let summary = RequestSummary(callID: id, attempt: attempt, request: request)
+  func attemptStarted(_ attempt: Int, request: URLRequest, credentials: [String]) {
+    let summary = RequestSummary(callID: id, attempt: attempt, request: request, credentials: credentials)
     let elapsed = elapsed
     state.withLock { state in
       state.summary = summary

@@ -1,4 +1,5 @@
 public import Foundation
+import LayeredSupport
 
 /// Removes credentials from what the client reports, so that no log line, event or error
 /// description can carry a token or a password.
@@ -20,8 +21,10 @@ public import Foundation
 /// `refreshToken`, `id_token` and `client_secret` are credentials, `tokenType` and
 /// `passwordHint` are not.
 ///
-/// What the request itself carried is also removed by value, wherever it is echoed (see
-/// ``RequestSummary`` and ``NetworkError``), not only where a name announces it.
+/// An app adds its backend's own names with ``addCredentialNames(_:)`` and
+/// ``addCredentialHeaders(_:)``. What the request itself carried is also removed by value,
+/// wherever it is echoed (see ``RequestSummary`` and ``NetworkError``), not only where a name
+/// announces it, and so is every value its endpoint lists in ``Endpoint/credentials``.
 public enum Redactor {
   /// What replaces a secret.
   public static let placeholder = "<redacted>"
@@ -38,20 +41,55 @@ public enum Redactor {
     "x-amz-security-token",
   ]
 
+  /// Names an app added, normalised, and the pattern built from all names.
+  private struct Added {
+    var names: Set<String> = []
+    var headers: Set<String> = []
+    var expression = looseCredentialExpression(exactNames: exactCredentialNames)
+  }
+
+  private static let added = Locked(Added())
+
+  /// Adds names of JSON keys, form fields and query items that hold credentials in the app's
+  /// backend (`rt`, `session_key`), for every client in the process. They are compared as the
+  /// built-in ones are, without case, `-`, `_` or `.`; names can be added, never removed. Call
+  /// it at launch, before the first request.
+  public static func addCredentialNames(_ names: some Sequence<String>) {
+    added.withLock { added in
+      added.names.formUnion(names.map(normalized))
+      added.expression = looseCredentialExpression(exactNames: exactCredentialNames.union(added.names))
+    }
+  }
+
+  /// Adds header names whose values are credentials (`X-Session`), for every client in the
+  /// process. Like the built-in ones, they are redacted and never follow a redirect to another
+  /// origin.
+  public static func addCredentialHeaders(_ names: some Sequence<String>) {
+    added.withLock { $0.headers.formUnion(names.map { $0.lowercased() }) }
+  }
+
   /// Whether a header called `name` carries a credential.
   static func isCredentialHeader(_ name: String) -> Bool {
-    secretHeaders.contains(name.lowercased()) || isCredentialName(name)
+    let lowercased = name.lowercased()
+    return secretHeaders.contains(lowercased) || added.withLock { $0.headers.contains(lowercased) }
+      || isCredentialName(name)
   }
 
   /// Whether a JSON key, form field or query item called `name` holds a credential.
   static func isCredentialName(_ name: String) -> Bool {
+    let normalized = normalized(name)
+    return exactCredentialNames.contains(normalized)
+      || credentialSuffixes.contains { normalized.hasSuffix($0) }
+      || added.withLock { $0.names.contains(normalized) }
+  }
+
+  /// `name` lower-cased, without `-`, `_` or `.`.
+  private static func normalized(_ name: String) -> String {
     var normalized = ""
     for scalar in name.unicodeScalars where scalar != "-" && scalar != "_" && scalar != "." {
       normalized.unicodeScalars.append(scalar)
     }
-    normalized = normalized.lowercased()
-    return exactCredentialNames.contains(normalized)
-      || credentialSuffixes.contains { normalized.hasSuffix($0) }
+    return normalized.lowercased()
   }
 
   private static let exactCredentialNames: Set<String> = [
@@ -172,7 +210,7 @@ public enum Redactor {
   /// `=`: a quoted value up to its closing quote (or the end of a truncated text), any other
   /// value up to the next comma, ampersand, brace or space.
   private static func redactLoosely(_ text: String) -> String {
-    guard let expression = looseCredentialExpression else { return text }
+    guard let expression = added.withLock({ $0.expression }) else { return text }
     return expression.stringByReplacingMatches(
       in: text,
       range: NSRange(text.startIndex..., in: text),
@@ -183,19 +221,19 @@ public enum Redactor {
   /// The credential-name rule of ``isCredentialName(_:)`` as a pattern, built from the same
   /// lists so the two cannot drift apart: a name ending in a credential suffix, or one of the
   /// exact names, with `-`, `_` or `.` allowed between letters as that rule ignores them. Built
-  /// once: compiling it costs far more than matching.
+  /// when names are added: compiling it costs far more than matching.
   ///
   /// A quoted value skips escaped characters: a password containing `\"` would otherwise end the
   /// match early and leave the rest of the secret in the text. The look-behind keeps `monkey=`
   /// from being read as `key=`.
-  private static let looseCredentialExpression: NSRegularExpression? = {
+  private static func looseCredentialExpression(exactNames: Set<String>) -> NSRegularExpression? {
     func separable(_ word: String) -> String {
       word.map { NSRegularExpression.escapedPattern(for: String($0)) }.joined(separator: "[-_.]?")
     }
     let suffixes = credentialSuffixes.map(separable).joined(separator: "|")
-    let exact = exactCredentialNames.sorted().map(separable).joined(separator: "|")
+    let exact = exactNames.sorted().map(separable).joined(separator: "|")
     let name = #"[A-Za-z0-9_.\-]*(?:"# + suffixes + ")|" + exact
     let pattern = #"(?<![A-Za-z0-9_.\-])("?(?:"# + name + #")"?\s*[:=]\s*)("(?:[^"\\]|\\.?)*"?|[^,&}\s]*)"#
     return try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
-  }()
+  }
 }

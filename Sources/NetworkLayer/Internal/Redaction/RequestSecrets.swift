@@ -42,8 +42,9 @@ struct RequestSecrets: Sendable {
     self.forms = forms.sorted { $0.count > $1.count }
   }
 
-  init(request: URLRequest) {
-    var values: [String] = []
+  /// The secrets of `request`, and `credentials`: values its endpoint says it carries.
+  init(request: URLRequest, credentials: [String] = []) {
+    var values = credentials
     for (name, value) in request.allHTTPHeaderFields ?? [:] where Redactor.isCredentialHeader(name) {
       values += Self.credentials(inHeader: name, value: value)
     }

@@ -1,0 +1,125 @@
+import AppComposition
+import DataLayer
+import Foundation
+import LayeredSupport
+import LayeredTestSupport
+import NetworkLayer
+import SampleBackend
+import Testing
+
+/// A login contract whose fields announce nothing: `{"u", "p"}` in, `{"a", "b"}` out, `{"r"}` to
+/// refresh and to log out.
+private struct TerseAuthContract: AuthContract {
+  private struct Credentials: Encodable, Sendable {
+    var u: String
+    var p: String
+  }
+
+  private struct Refresh: Encodable, Sendable {
+    var r: String
+  }
+
+  private struct Pair: Decodable, Sendable {
+    var a: String
+    var b: String
+  }
+
+  func logIn(username: String, password: String) -> Endpoint<IssuedTokens> {
+    Endpoint<Pair>(method: .post, path: ["login"], body: .json(Credentials(u: username, p: password)))
+      .map { IssuedTokens(accessToken: $0.a, refreshToken: $0.b, expiry: .after(seconds: -1)) }
+  }
+
+  func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens> {
+    Endpoint<Pair>(method: .post, path: ["refresh"], body: .json(Refresh(r: tokens.refreshToken)))
+      .map { IssuedTokens(accessToken: $0.a, refreshToken: $0.b, expiry: .unknown) }
+  }
+
+  func logOut(_ tokens: AuthTokens) -> Endpoint<NoContent>? {
+    Endpoint(method: .post, path: ["logout"], body: .json(Refresh(r: tokens.refreshToken)))
+  }
+}
+
+@Suite("Secrets of an app's own backend never reach a log", .timeLimit(.minutes(1)))
+struct OwnBackendRedactionTests {
+  private static let password = "pass-7f3a9c-word"
+  private static let access = "acc-5d1e8b-tok"
+  private static let refresh = "ref-2c9a4f-tok"
+
+  /// Answers the login with the terse pair, and every other request with an error that echoes
+  /// the request's body and headers back, as some servers' error pages do: 503 for a refresh,
+  /// which keeps the session, 400 for anything else.
+  private static func echoingBackend() -> InProcessTransport {
+    InProcessTransport(
+      StubHandler { request in
+        let json = ["Content-Type": "application/json"]
+        if request.path == "/login" {
+          return .respond(
+            InProcessResponse(
+              status: 200, headers: json, body: Data(#"{"a":"\#(access)","b":"\#(refresh)"}"#.utf8)))
+        }
+        let headers = request.headers.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ";")
+        let echo =
+          #"{"error":"refused","body":"# + String(decoding: request.body, as: UTF8.self)
+          + #","headers":"\#(headers)"}"#
+        let status = request.path == "/refresh" ? 503 : 400
+        return .respond(InProcessResponse(status: status, headers: json, body: Data(echo.utf8)))
+      })
+  }
+
+  @Test(
+    "whatever the login contract calls its fields, the password and tokens never appear in the monitor's text or an error"
+  )
+  func contractValuesAreRedactedByValue() async throws {
+    let transport = Self.echoingBackend()
+    let lines = Locked<[String]>([])
+    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
+    configuration.authContract = TerseAuthContract()
+    configuration.monitors = [
+      ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
+    ]
+    let container = AppContainer(configuration: configuration)
+
+    _ = try await container.session.logIn(username: "demo", password: Self.password)
+    // The token has expired: the request waits for a refresh, which the server refuses by echo.
+    let failure = await #expect(throws: NetworkError.self) {
+      try await container.authenticatedClient.send(
+        Endpoint<NoContent>(path: ["todos"], requiresAuthentication: true))
+    }
+    await container.session.logOut()
+
+    let text = lines.withLock { $0.joined(separator: "\n") } + "\n" + String(describing: failure)
+    #expect(text.contains("POST") && text.contains("/refresh") && text.contains("/logout"), "\(text)")
+    for secret in [Self.password, Self.access, Self.refresh] {
+      #expect(!text.contains(secret), "\(secret) appeared in: \(text)")
+    }
+  }
+
+  @Test(
+    "an app's own credential field and header names are redacted in the monitor's text and error excerpts")
+  func appCredentialNamesAreRedacted() async throws {
+    let transport = Self.echoingBackend()
+    let lines = Locked<[String]>([])
+    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
+    configuration.credentialNames = ["layered_test_grant"]
+    configuration.credentialHeaders = ["X-Layered-Test-Session"]
+    configuration.monitors = [
+      ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
+    ]
+    let container = AppContainer(configuration: configuration)
+    struct Grant: Encodable, Sendable {
+      var layeredTestGrant = "grant-8e2b7d"
+      var note = "hello"
+    }
+    // Each value goes out once under the app's name, and is echoed back under another.
+    var endpoint = Endpoint<NoContent>(method: .post, path: ["grants"], body: .json(Grant()))
+    endpoint.headers = ["X-Layered-Test-Session": "session-4c7f1a"]
+    let failure = await #expect(throws: NetworkError.self) {
+      try await container.authenticatedClient.send(endpoint)
+    }
+
+    let text = lines.withLock { $0.joined(separator: "\n") } + "\n" + String(describing: failure)
+    #expect(text.contains("hello"), "the rest of the body is still shown: \(text)")
+    #expect(!text.contains("grant-8e2b7d"), "\(text)")
+    #expect(!text.contains("session-4c7f1a"), "\(text)")
+  }
+}
