@@ -12,6 +12,15 @@ struct NetworkErrorMappingTests {
       (NetworkError.cancelled, DomainError.cancelled),
       (.badStatus(code: 403, bodyExcerpt: #"{"detail":"not yours"}"#), .forbidden),
       (.badStatus(code: 404, bodyExcerpt: nil), .notFound),
+      (
+        .refused(status: 422, message: "Check the form.", fieldErrors: ["title": ["Too long."]]),
+        .rejected(message: "Check the form.", fieldErrors: ["title": ["Too long."]])
+      ),
+      // A refresh refused with field errors is still a refused refresh: the refresh's status.
+      (
+        .refreshUnavailable(.refused(status: 409, message: nil, fieldErrors: ["refresh": ["Stale."]])),
+        .server(status: 409)
+      ),
       (.badStatus(code: 500, bodyExcerpt: "boom"), .server(status: 500)),
       (.badStatus(code: 503, bodyExcerpt: nil), .server(status: 503)),
       (.transport(code: URLError.Code.timedOut.rawValue), .timeout),

@@ -7,6 +7,8 @@ struct DomainErrorTests {
   static let all: [DomainError] = [
     .offline, .timeout, .notFound, .forbidden, .server(status: 503), .server(status: nil),
     .invalidData(reason: "todo 1: title is blank"), .cancelled, .unexpected(reason: "HTTP status 418"),
+    .rejected(message: nil, fieldErrors: ["title": ["This field may not be blank."]]),
+    .rejected(message: nil, fieldErrors: [:]),
   ]
 
   @Test("every case has a sentence a person can read, free of developer detail", arguments: all)
@@ -31,5 +33,14 @@ struct DomainErrorTests {
     #expect(!DomainError.forbidden.isRetryable)
     #expect(!DomainError.invalidData(reason: "").isRetryable)
     #expect(!DomainError.cancelled.isRetryable)
+    #expect(!DomainError.rejected(message: "Check the form.", fieldErrors: [:]).isRetryable)
+  }
+
+  @Test("a rejection shows the server's sentence when it gave one, and keeps each field's complaints")
+  func rejection() {
+    let rejected = DomainError.rejected(message: "Check the form.", fieldErrors: ["title": ["Too long."]])
+    #expect(rejected.message == "Check the form.")
+    #expect(rejected.fieldErrors == ["title": ["Too long."]])
+    #expect(DomainError.offline.fieldErrors.isEmpty)
   }
 }

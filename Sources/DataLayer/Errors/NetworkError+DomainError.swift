@@ -21,9 +21,11 @@ extension NetworkError {
     case .refreshUnavailable(let cause):
       // The refresh's own failure: a status of the refresh endpoint is a server problem, never
       // the resource's "not found" or "forbidden".
-      if case .badStatus(let code, _) = cause { return .server(status: code) }
+      if let status = cause.status { return .server(status: status) }
       let domain = cause.domainError
       return [.offline, .timeout].contains(domain) ? domain : .server(status: nil)
+    case .refused(_, let message, let fieldErrors):
+      return .rejected(message: message, fieldErrors: fieldErrors)
     case .badStatus(403, _):
       return .forbidden
     case .badStatus(404, _), .badStatus(410, _):

@@ -74,7 +74,7 @@ public final class RemoteSessionRepository: SessionRepository {
     let issued: IssuedTokens
     do {
       issued = try await client.send(request)
-    } catch .badStatus(let status, _) where contract.refusedLoginStatuses.contains(status) {
+    } catch  where error.status.map(contract.refusedLoginStatuses.contains) ?? false {
       throw .invalidCredentials
     } catch {
       throw error.domainError

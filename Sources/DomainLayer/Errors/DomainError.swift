@@ -13,6 +13,9 @@ public enum DomainError: Error, Sendable, Hashable {
   case invalidCredentials
   /// What the user entered cannot be used; `message` says why, in words for them. Nothing was sent.
   case invalidInput(message: String)
+  /// The server would not take what was sent, and said why: its sentence for the whole form, if
+  /// any, and its complaints about each field, keyed by the field's name as the server calls it.
+  case rejected(message: String?, fieldErrors: [String: [String]])
   /// The device could not reach the server at all.
   case offline
   /// The server did not answer in time.
@@ -40,6 +43,8 @@ public enum DomainError: Error, Sendable, Hashable {
       "The username or password is incorrect."
     case .invalidInput(let message):
       message
+    case .rejected(let message, let fieldErrors):
+      message ?? (fieldErrors.isEmpty ? "The server could not accept that." : "Some fields need attention.")
     case .offline:
       "You appear to be offline. Check your connection and try again."
     case .timeout:
@@ -65,9 +70,18 @@ public enum DomainError: Error, Sendable, Hashable {
   public var isRetryable: Bool {
     switch self {
     case .offline, .timeout, .server, .unexpected: true
-    case .invalidCredentials, .invalidInput, .notFound, .forbidden, .invalidData, .sessionExpired, .cancelled:
+    case .invalidCredentials, .invalidInput, .rejected, .notFound, .forbidden, .invalidData, .sessionExpired,
+      .cancelled:
       false
     }
+  }
+}
+
+extension DomainError {
+  /// What the server said is wrong with each field, by the field's name; empty unless the
+  /// error is ``rejected(message:fieldErrors:)``.
+  public var fieldErrors: [String: [String]] {
+    if case .rejected(_, let fieldErrors) = self { fieldErrors } else { [:] }
   }
 }
 

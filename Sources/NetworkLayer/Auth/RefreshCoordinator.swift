@@ -172,11 +172,8 @@ actor RefreshCoordinator {
   /// Only a definite "no" from the server ends the session; being offline during a refresh
   /// does not sign the user out.
   private static func endsSession(_ error: NetworkError) -> Bool {
-    switch error {
-    case .badStatus(let code, _): [400, 401, 403].contains(code)
-    case .unauthorized: true
-    default: false
-    }
+    if case .unauthorized = error { return true }
+    return error.status.map { [400, 401, 403].contains($0) } ?? false
   }
 
   /// What waiters are told when the refresh failed but the session stays: a failure of the
@@ -188,11 +185,7 @@ actor RefreshCoordinator {
   }
 
   private static func reason(for error: NetworkError) -> String {
-    switch error {
-    case .badStatus(let code, _) where [400, 401, 403].contains(code):
-      "the server rejected the refresh token (HTTP \(code)); sign in again"
-    default:
-      "\(error)"
-    }
+    guard let status = error.status, [400, 401, 403].contains(status) else { return "\(error)" }
+    return "the server rejected the refresh token (HTTP \(status)); sign in again"
   }
 }

@@ -18,6 +18,11 @@ public enum NetworkError: Error, Sendable, Hashable {
   case invalidResponse
   /// The server answered with a status the endpoint does not accept.
   case badStatus(code: Int, bodyExcerpt: String?)
+  /// The server refused the request as it was (400, 409 or 422) and said why in a body the
+  /// client could read (RFC 9457 problem details, or `{"field": ["message"]}`): a sentence for a
+  /// person, if any, and what is wrong with each field, keyed by field name. Credentials are
+  /// redacted from both.
+  case refused(status: Int, message: String?, fieldErrors: [String: [String]])
   /// The body's `Content-Type` is not one the endpoint accepts (`nil`: none was sent).
   case unacceptableContentType(received: String?, accepted: String)
   /// The body was empty where a value was expected.
@@ -62,6 +67,8 @@ extension NetworkError: CustomStringConvertible {
     case .invalidResponse: "invalid response: not an HTTP response"
     case .badStatus(let code, let excerpt?): "bad status \(code): \(excerpt)"
     case .badStatus(let code, nil): "bad status \(code)"
+    case .refused(let status, let message, let fieldErrors):
+      Self.refusal(status: status, message: message, fieldErrors: fieldErrors)
     case .unacceptableContentType(let received, let accepted):
       "unacceptable content type \(received.map { "\"\($0)\"" } ?? "(none)"), expected \(accepted)"
     case .noData: "no data: the response body was empty"
@@ -84,4 +91,23 @@ extension NetworkError: LocalizedError {
   /// what happened instead of Foundation's "The operation could not be completed
   /// (NetworkLayer.NetworkError error 5.)". Equally safe to log.
   public var errorDescription: String? { description }
+}
+
+extension NetworkError {
+  /// The status of the response that ended the call, when a status did.
+  public var status: Int? {
+    switch self {
+    case .badStatus(let code, _), .refused(let code, _, _): code
+    default: nil
+    }
+  }
+
+  /// `refused (HTTP 400): Check the form; title: This field may not be blank.`
+  fileprivate static func refusal(status: Int, message: String?, fieldErrors: [String: [String]]) -> String {
+    let fields = fieldErrors.sorted { $0.key < $1.key }.map {
+      "\($0.key): \($0.value.joined(separator: " "))"
+    }
+    let parts = (message.map { [$0] } ?? []) + fields
+    return "refused (HTTP \(status))" + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
+  }
 }

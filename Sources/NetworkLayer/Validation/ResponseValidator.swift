@@ -7,7 +7,9 @@ import Foundation
 /// Decides whether an HTTP response is one the endpoint can use.
 ///
 /// Checks, in order: the status code against the endpoint's acceptable range (a failure carries
-/// the code and a short excerpt of the body, scrubbed of credentials); then, when there is a
+/// the code and a short excerpt of the body, scrubbed of credentials, or, for a 400, 409 or 422
+/// whose body says why in a shape ``RefusalBody`` reads, the server's sentence and field
+/// errors); then, when there is a
 /// body and the endpoint expects content, its `Content-Type` against the endpoint's `Accept`
 /// value (`*/*` accepts any body, declared or not). An endpoint that expects no content
 /// (``NoContent``) ignores the body and its type.
@@ -24,11 +26,15 @@ struct ResponseValidator: Sendable {
     request: URLRequest
   ) throws(NetworkError) {
     guard endpoint.acceptableStatusCodes.contains(response.statusCode) else {
-      throw .badStatus(
-        code: response.statusCode,
-        bodyExcerpt: Self.excerpt(
-          of: body, secrets: RequestSecrets(request: request, credentials: endpoint.credentials))
-      )
+      let secrets = RequestSecrets(request: request, credentials: endpoint.credentials)
+      if RefusalBody.statuses.contains(response.statusCode),
+        let refusal = RefusalBody.read(
+          body, contentType: response.value(forHTTPHeaderField: "Content-Type"), secrets: secrets)
+      {
+        throw .refused(
+          status: response.statusCode, message: refusal.message, fieldErrors: refusal.fieldErrors)
+      }
+      throw .badStatus(code: response.statusCode, bodyExcerpt: Self.excerpt(of: body, secrets: secrets))
     }
     guard !body.isEmpty, endpoint.expectsContent else { return }
     let declared = response.value(forHTTPHeaderField: "Content-Type")

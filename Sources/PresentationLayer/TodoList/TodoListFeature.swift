@@ -49,8 +49,9 @@ public struct TodoListFeature: Feature {
     case createStarted
     /// The todo was created: it joins the end of the list and the title is cleared.
     case created(Todo)
-    /// Creating failed: the typed title is kept and `message` is shown.
-    case createFailed(message: String)
+    /// Creating failed: the typed title is kept, `message` is shown, and so is what the server
+    /// said is wrong with the title, if it said.
+    case createFailed(message: String, titleErrors: [String])
     /// The session ended; recorded once, however many pieces of work learnt of it.
     case sessionEnded
   }
@@ -121,7 +122,9 @@ public struct TodoListFeature: Feature {
         await effects.follow(
           createTodo(title: title),
           onValue: { .apply(.created($0)) },
-          onFailure: { Self.failed($0, .createFailed(message: $0.message)) }
+          onFailure: {
+            Self.failed($0, .createFailed(message: $0.message, titleErrors: $0.fieldErrors["title"] ?? []))
+          }
         )
       }
     }
@@ -181,16 +184,19 @@ public struct TodoListFeature: Feature {
       state.message = message
     case .newTitleChanged(let title):
       state.newTitle = title
+      state.titleErrors = []
     case .createStarted:
       state.isCreating = true
       state.message = nil
+      state.titleErrors = []
     case .created(let todo):
       state.isCreating = false
       state.newTitle = ""
       state.todos.append(todo)
-    case .createFailed(let message):
+    case .createFailed(let message, let titleErrors):
       state.isCreating = false
       state.message = message
+      state.titleErrors = titleErrors
     case .sessionEnded:
       state.hasSessionEnded = true
     }

@@ -20,6 +20,9 @@ public struct TodoListState: Sendable, Hashable {
   public var phase: Phase = .idle
   /// The title being typed for a new todo; kept when creating fails, so nothing typed is lost.
   public var newTitle = ""
+  /// What the server said is wrong with ``newTitle`` when it refused a create; cleared when the
+  /// title changes or a create starts.
+  public var titleErrors: [String] = []
   /// Whether a create is in flight; while it is, tapping create does nothing.
   public var isCreating = false
   /// A message about the last failed change, in words for the user.
@@ -48,6 +51,7 @@ extension TodoListState: CustomStringConvertible {
     let done = todos.filter(\.isCompleted).count
     var parts = ["\(phase)", "\(todos.count) todos (\(done) done)"]
     if !newTitle.isEmpty { parts.append("typing \"\(newTitle)\"") }
+    if !titleErrors.isEmpty { parts.append("title errors \(titleErrors)") }
     if isCreating { parts.append("creating") }
     if let message { parts.append("message \"\(message)\"") }
     let toggling = togglesInFlight.values.reduce(0, +)

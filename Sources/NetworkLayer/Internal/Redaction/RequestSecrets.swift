@@ -106,6 +106,10 @@ struct RequestSecrets: Sendable {
     switch error {
     case .badStatus(let code, let excerpt):
       return .badStatus(code: code, bodyExcerpt: excerpt.map { scrub($0) })
+    case .refused(let status, let message, let fieldErrors):
+      return .refused(
+        status: status, message: message.map { scrub($0) },
+        fieldErrors: fieldErrors.mapValues { $0.map { scrub($0) } })
     case .decodingFailed(let path, let reason):
       return .decodingFailed(path: scrub(path), reason: scrub(reason))
     case .unacceptableContentType(let received, let accepted):

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Reads what a server said when it refused a request, in the two shapes most backends use:
+/// RFC 9457 problem details (`application/problem+json`: `detail` or `title`, and per-field
+/// `errors` or `invalid-params`), and the `{"title": ["This field may not be blank."]}` object of
+/// many frameworks, each field with a list of messages, and `non_field_errors` or `detail` as the
+/// sentence for the whole form. Any other body stays a bad status with its excerpt.
+///
+/// A field whose name is a credential name (see ``Redactor``) keeps only messages that read as
+/// sentences; anything else under it could be an echoed secret and is replaced.
+enum RefusalBody {
+  /// The statuses whose bodies are read: a request the server understood and will not take.
+  static let statuses: Set<Int> = [400, 409, 422]
+
+  /// The sentence and the field errors in `body`, every text scrubbed of `secrets`; `nil` when
+  /// the body is not a JSON object that says anything.
+  static func read(
+    _ body: Data, contentType: String?, secrets: RequestSecrets
+  ) -> (message: String?, fieldErrors: [String: [String]])? {
+    guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+    let isProblem = contentType.flatMap(MediaType.effective(inContentType:))?.subtype == "problem+json"
+    var fieldErrors: [String: [String]] = [:]
+    for key in ["errors", "invalid-params", "invalid_params"] {
+      fieldErrors.merge(fields(in: object[key]), uniquingKeysWith: +)
+    }
+    if !isProblem {
+      for (key, value) in object where !sentenceKeys.contains(key) && !listKeys.contains(key) {
+        if let messages = value as? [Any], let texts = strings(messages) {
+          fieldErrors[key, default: []] += texts
+        }
+      }
+    }
+    let keys = isProblem ? ["detail", "title"] : sentenceKeys
+    let sentence = keys.lazy.compactMap { strings(object[$0])?.joined(separator: " ") }.first
+    guard isProblem || !fieldErrors.isEmpty else { return nil }
+    let scrubbed = fieldErrors.map { field, messages in
+      (
+        field,
+        messages.map { message in
+          Redactor.isCredentialName(field) && !message.contains(" ")
+            ? Redactor.placeholder : secrets.scrub(message)
+        }
+      )
+    }
+    return (sentence.map { secrets.scrub($0) }, Dictionary(scrubbed, uniquingKeysWith: +))
+  }
+
+  /// Keys whose text is about the whole form in the framework shape, the most specific first.
+  private static let sentenceKeys = ["detail", "non_field_errors", "message", "error"]
+  private static let listKeys: Set<String> = ["errors", "invalid-params", "invalid_params"]
+
+  /// Field errors given as `{"field": ["message"]}`, or as a list of `{"pointer" | "name" |
+  /// "field": …, "detail" | "reason" | "message": …}` (a JSON pointer loses its `#/` or `/`).
+  private static func fields(in value: Any?) -> [String: [String]] {
+    if let object = value as? [String: Any] {
+      return object.compactMapValues(strings)
+    }
+    var fields: [String: [String]] = [:]
+    for case let entry as [String: Any] in value as? [Any] ?? [] {
+      let name = ["pointer", "name", "field"].lazy.compactMap { entry[$0] as? String }.first
+      let message = ["detail", "reason", "message"].lazy.compactMap { entry[$0] as? String }.first
+      guard let name, let message else { continue }
+      let field =
+        name.hasPrefix("#/")
+        ? String(name.dropFirst(2)) : name.hasPrefix("/") ? String(name.dropFirst()) : name
+      fields[field, default: []].append(message)
+    }
+    return fields
+  }
+
+  /// A message, or a list of them.
+  private static func strings(_ value: Any?) -> [String]? {
+    if let text = value as? String { return [text] }
+    let texts = (value as? [Any])?.compactMap { $0 as? String }
+    return texts?.isEmpty == false ? texts : nil
+  }
+}

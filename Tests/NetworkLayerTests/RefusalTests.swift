@@ -1,0 +1,81 @@
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+import SampleBackend
+import Testing
+
+@Suite("A refused request says why: the server's sentence and its field errors")
+struct RefusalTests {
+  private static func outcome(status: Int, body: String, contentType: String = "application/json") async
+    -> Result<[TestTodo], NetworkError>
+  {
+    let server = StubHandler.transport(status: status, body: body, contentType: contentType)
+    var endpoint = Endpoint<[TestTodo]>(method: .post, path: ["todos"], body: .json(["title": ""]))
+    endpoint.credentials = ["typed-secret-7731"]
+    return await URLSessionHTTPClient(baseURL: server.baseURL, transport: server).outcome(endpoint)
+  }
+
+  @Test(
+    "a framework's field-error body becomes field errors by name, with its sentence", arguments: [400, 422])
+  func frameworkShape(status: Int) async {
+    let body = #"{"title": ["This field may not be blank."], "non_field_errors": ["Check the form."]}"#
+    #expect(
+      await Self.outcome(status: status, body: body)
+        == .failure(
+          .refused(
+            status: status, message: "Check the form.",
+            fieldErrors: ["title": ["This field may not be blank."]])))
+  }
+
+  @Test("problem details give their detail as the sentence and their per-field errors, in each common form")
+  func problemDetails() async {
+    let pointers =
+      ##"{"type":"about:blank","title":"Invalid","detail":"The todo is invalid.","errors":[{"pointer":"#/title","detail":"must not be blank"}]}"##
+    #expect(
+      await Self.outcome(status: 422, body: pointers, contentType: "application/problem+json")
+        == .failure(
+          .refused(
+            status: 422, message: "The todo is invalid.", fieldErrors: ["title": ["must not be blank"]])))
+    let params =
+      #"{"title":"Your request parameters didn't validate.","invalid-params":[{"name":"age","reason":"must be a positive integer"}]}"#
+    #expect(
+      await Self.outcome(status: 400, body: params, contentType: "application/problem+json; charset=utf-8")
+        == .failure(
+          .refused(
+            status: 400, message: "Your request parameters didn't validate.",
+            fieldErrors: ["age": ["must be a positive integer"]])))
+    let byField = #"{"title":"Conflict","errors":{"title":["is taken"]}}"#
+    #expect(
+      await Self.outcome(status: 409, body: byField, contentType: "application/problem+json")
+        == .failure(.refused(status: 409, message: "Conflict", fieldErrors: ["title": ["is taken"]])))
+  }
+
+  @Test("a body with no field errors, or a status that is not about the input, stays a bad status")
+  func otherBodiesStayBadStatus() async {
+    #expect(
+      await Self.outcome(status: 400, body: #"{"detail":"nope"}"#)
+        == .failure(.badStatus(code: 400, bodyExcerpt: #"{"detail":"nope"}"#)))
+    let fields = #"{"title":["x y"]}"#
+    #expect(
+      await Self.outcome(status: 500, body: fields) == .failure(.badStatus(code: 500, bodyExcerpt: fields)))
+  }
+
+  @Test(
+    "field errors never carry a secret: the request's own by value, an echoed token under a credential name at all"
+  )
+  func fieldErrorsAreRedacted() async {
+    let body =
+      #"{"title":["'typed-secret-7731' is not allowed."],"password":["hunter2-echo"],"refresh":["This token is too old."]}"#
+    let result = await Self.outcome(status: 400, body: body)
+    #expect(
+      result
+        == .failure(
+          .refused(
+            status: 400, message: nil,
+            fieldErrors: [
+              "title": ["'<redacted>' is not allowed."], "password": ["<redacted>"],
+              "refresh": ["This token is too old."],
+            ])))
+    #expect(!String(describing: result).contains("hunter2-echo"))
+  }
+}
