@@ -3,7 +3,7 @@ public import NetworkLayer
 
 /// Tokens as a login or refresh answer carries them, before the session keeps them.
 ///
-/// Like ``AuthTokens``, its description and mirror show no token.
+/// Like `AuthTokens`, its description and mirror show no token.
 public struct IssuedTokens: Sendable, Hashable {
   /// The bearer token for authenticated requests.
   public var accessToken: String
