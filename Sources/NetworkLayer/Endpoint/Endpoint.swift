@@ -26,6 +26,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
   public var path: [String]
   /// Whether the path ends with `/` (see ``path``); `false` by default.
   public var endsWithSlash = false
+  /// A URL the API gave for this request (a next page's link), sent as it is in place of
+  /// ``path`` and ``query``; see ``following(_:)``.
+  public var link: URL?
   /// Query items, percent-encoded when the request is built.
   public var query: [URLQueryItem]
   /// Extra request headers. A name that is not a token, a value containing CR, LF or NUL, an
@@ -108,6 +111,16 @@ public struct Endpoint<Response: Sendable>: Sendable {
 }
 
 extension Endpoint {
+  /// This endpoint sent to `link`, a URL the API gave (a `next` page in a body or a `Link`
+  /// header), with everything else kept. The link is followed only on the base URL's origin
+  /// (scheme, host and port), where the credentials belong; any other fails with
+  /// ``NetworkError/invalidURL(_:)`` before anything is sent.
+  public func following(_ link: URL) -> Self {
+    var endpoint = self
+    endpoint.link = link
+    return endpoint
+  }
+
   /// This endpoint with a path that ends with `/`, for backends whose every URL does.
   public func endingWithSlash() -> Self {
     var endpoint = self

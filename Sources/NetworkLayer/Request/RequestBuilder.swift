@@ -24,6 +24,8 @@ public import Foundation
 /// - the method is an RFC 9110 token, every header name is a token, and no header value (the
 ///   `Accept` value and the body's content type included) contains CR, LF or NUL; anything else
 ///   fails with ``NetworkError/invalidRequest(_:)`` before anything is sent;
+/// - a link the API gave (``Endpoint/following(_:)``) is sent as it is, and only on the base URL's
+///   origin;
 /// - `Accept` is set only from ``Endpoint/accept``, the value validation checks the response
 ///   against, and `Content-Type` of a body only from ``HTTPBody/contentType``: the same header in
 ///   ``Endpoint/headers`` fails the request instead of silently replacing them.
@@ -44,7 +46,50 @@ public struct RequestBuilder: Sendable {
   /// Builds the request for `endpoint`.
   public func makeRequest<Response>(for endpoint: Endpoint<Response>) throws(NetworkError) -> URLRequest {
     guard let base else { throw .invalidURL("base URL must be an absolute http(s) URL") }
+    let url: URL
+    if let link = endpoint.link {
+      url = try followable(link)
+    } else {
+      url = try self.url(for: endpoint, base: base)
+    }
 
+    // The method is not echoed: a forged one is an attack, not a detail worth printing.
+    guard HeaderSyntax.isToken(endpoint.method.rawValue) else {
+      throw .invalidRequest("the method is not an RFC 9110 token")
+    }
+    var request = URLRequest(url: url)
+    request.httpMethod = endpoint.method.rawValue
+    try Self.validateHeader(name: "Accept", value: endpoint.accept)
+    request.setCanonicalHeaderField("Accept", to: endpoint.accept)
+    if let body = endpoint.body {
+      try Self.validateHeader(name: "Content-Type", value: body.contentType)
+      request.httpBody = try body.encode()
+      request.setCanonicalHeaderField("Content-Type", to: body.contentType)
+    }
+    for (name, value) in endpoint.headers {
+      try Self.validateHeader(name: name, value: value)
+      if HeaderSyntax.sameName(name, "Accept") {
+        throw .invalidRequest("set Accept through Endpoint.accept, which validation checks against")
+      }
+      if endpoint.body != nil, HeaderSyntax.sameName(name, "Content-Type") {
+        throw .invalidRequest("set a body's Content-Type through HTTPBody, not Endpoint.headers")
+      }
+      request.setValue(value, forHTTPHeaderField: name)
+    }
+    return request
+  }
+
+  /// `link`, when it is on the base URL's origin: a link the API gave may point anywhere, and
+  /// the request may carry credentials.
+  private func followable(_ link: URL) throws(NetworkError) -> URL {
+    guard Origin(link).isHTTP, Origin(link) == Origin(baseURL) else {
+      throw .invalidURL("a link to another origin is not followed")
+    }
+    return link
+  }
+
+  /// The base URL, the endpoint's segments and its query, each percent-encoded as it must be.
+  private func url<Response>(for endpoint: Endpoint<Response>, base: BaseParts) throws(NetworkError) -> URL {
     var text = base.origin
     text += base.path
     for segment in endpoint.path {
@@ -73,31 +118,7 @@ public struct RequestBuilder: Sendable {
     guard let url = URL(string: text) else {
       throw .invalidURL("could not form a URL for path \(endpoint.path)")
     }
-
-    // The method is not echoed: a forged one is an attack, not a detail worth printing.
-    guard HeaderSyntax.isToken(endpoint.method.rawValue) else {
-      throw .invalidRequest("the method is not an RFC 9110 token")
-    }
-    var request = URLRequest(url: url)
-    request.httpMethod = endpoint.method.rawValue
-    try Self.validateHeader(name: "Accept", value: endpoint.accept)
-    request.setCanonicalHeaderField("Accept", to: endpoint.accept)
-    if let body = endpoint.body {
-      try Self.validateHeader(name: "Content-Type", value: body.contentType)
-      request.httpBody = try body.encode()
-      request.setCanonicalHeaderField("Content-Type", to: body.contentType)
-    }
-    for (name, value) in endpoint.headers {
-      try Self.validateHeader(name: name, value: value)
-      if HeaderSyntax.sameName(name, "Accept") {
-        throw .invalidRequest("set Accept through Endpoint.accept, which validation checks against")
-      }
-      if endpoint.body != nil, HeaderSyntax.sameName(name, "Content-Type") {
-        throw .invalidRequest("set a body's Content-Type through HTTPBody, not Endpoint.headers")
-      }
-      request.setValue(value, forHTTPHeaderField: name)
-    }
-    return request
+    return url
   }
 
   /// Checks a request as it will go on the wire, after interceptors changed it: the method is a

@@ -1,0 +1,174 @@
+public import Foundation
+public import NetworkLayer
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// One page of a list, and the request for the page after it.
+public struct Page<Item: Sendable>: Sendable {
+  /// The page's items, in the server's order.
+  public var items: [Item]
+  /// Held in a closure: an endpoint's type holds its response type, so a page cannot hold the
+  /// next page's endpoint directly.
+  private let nextRequest: (@Sendable () -> Endpoint<Page<Item>>)?
+
+  /// Creates a page.
+  public init(items: [Item], next: Endpoint<Page<Item>>?) {
+    self.items = items
+    if let next {
+      self.nextRequest = { next }
+    } else {
+      self.nextRequest = nil
+    }
+  }
+
+  /// The request for the next page, or `nil` on the last one.
+  public var next: Endpoint<Page<Item>>? { nextRequest?() }
+}
+
+/// Where a backend says the next page is, as one page's answer tells it.
+public enum NextPage: Sendable, Hashable {
+  /// A URL to follow (a `next` field, a `Link` header); followed only on the API's origin.
+  case link(URL)
+  /// The same request with these query items set (a page number, a cursor).
+  case query([URLQueryItem])
+}
+
+/// How a backend pages a list: how one page's answer gives its items and where the next is.
+///
+/// Three common shapes are built in: ``results(items:next:)``, a body with the items and the
+/// next page's absolute URL (`{"count", "next", "previous", "results"}`);
+/// ``cursor(items:cursor:parameter:)``, a body with the items and an opaque cursor; and
+/// ``linkHeader``, a bare array with an RFC 8288 `Link: <…>; rel="next"` header. Another is
+/// made with ``init(read:)`` from the list endpoint and `Endpoint`'s `decoding(as:decoder:)`
+/// and `map(_:)`.
+public struct PageShape<Item: Decodable & Sendable>: Sendable {
+  /// What one page says, read by ``read``.
+  public struct Contents: Sendable {
+    /// The page's items.
+    public var items: [Item]
+    /// Where the next page is; `nil` on the last page.
+    public var next: NextPage?
+
+    /// Creates a page's contents.
+    public init(items: [Item], next: NextPage?) {
+      self.items = items
+      self.next = next
+    }
+  }
+
+  /// Turns the list's endpoint into one that reads a page's contents.
+  public let read: @Sendable (Endpoint<[Item]>) -> Endpoint<Contents>
+
+  /// A shape whose pages `read` reads.
+  public init(read: @escaping @Sendable (Endpoint<[Item]>) -> Endpoint<Contents>) {
+    self.read = read
+  }
+
+  /// A body with the items under `items` and the next page's absolute URL, or `null`, under
+  /// `next`.
+  public static func results(items: String = "results", next: String = "next") -> Self {
+    Self { list in
+      list.decoding(as: Envelope<Item>.self, decoder: Envelope<Item>.decoder(items: items, marker: next)).map
+      {
+        Contents(items: $0.items, next: $0.marker.flatMap(URL.init(string:)).map(NextPage.link))
+      }
+    }
+  }
+
+  /// A body with the items under `items` and an opaque cursor, or `null` on the last page, under
+  /// `cursor`, sent back as the query item `parameter`.
+  public static func cursor(
+    items: String = "data", cursor: String = "next_cursor", parameter: String = "cursor"
+  )
+    -> Self
+  {
+    Self { list in
+      list.decoding(as: Envelope<Item>.self, decoder: Envelope<Item>.decoder(items: items, marker: cursor))
+        .map {
+          Contents(
+            items: $0.items, next: $0.marker.map { .query([URLQueryItem(name: parameter, value: $0)]) })
+        }
+    }
+  }
+
+  /// A bare array of items, with the next page in the `Link` header's `rel="next"` entry.
+  public static var linkHeader: Self {
+    Self { list in
+      list.map { items, response in Contents(items: items, next: nextLink(in: response).map(NextPage.link)) }
+    }
+  }
+
+  /// The `rel="next"` target of a `Link` header (RFC 8288), resolved against the response's URL.
+  static func nextLink(in response: HTTPURLResponse) -> URL? {
+    guard let header = response.value(forHTTPHeaderField: "Link") else { return nil }
+    for entry in header.split(separator: ",") {
+      let parts = entry.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
+      let isNext = parts.dropFirst().contains { parameter in
+        let pair = parameter.split(separator: "=", maxSplits: 1).map {
+          $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard pair.count == 2, pair[0].lowercased() == "rel" else { return false }
+        return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+          .split(separator: " ").contains("next")
+      }
+      if isNext {
+        return URL(string: String(target.dropFirst().dropLast()), relativeTo: response.url)?.absoluteURL
+      }
+    }
+    return nil
+  }
+}
+
+extension Endpoint {
+  /// This list endpoint read page by page in `shape`. Each page's ``Page/next`` is this endpoint
+  /// again, sent to the next page's link (only on the API's origin) or with its query items set.
+  public func paged<Item>(_ shape: PageShape<Item>) -> Endpoint<Page<Item>> where Response == [Item] {
+    let list = self
+    return shape.read(list).map { contents in
+      Page(items: contents.items, next: contents.next.map { list.next(at: $0).paged(shape) })
+    }
+  }
+
+  private func next(at page: NextPage) -> Self {
+    switch page {
+    case .link(let url):
+      return following(url)
+    case .query(let items):
+      var endpoint = self
+      endpoint.query = query.filter { item in !items.contains { $0.name == item.name } } + items
+      return endpoint
+    }
+  }
+}
+
+/// A page's body: its items and one more value (a next URL or a cursor), under keys the
+/// backend chooses, given through the decoder's `userInfo`.
+private struct Envelope<Item: Decodable & Sendable>: Decodable, Sendable {
+  var items: [Item]
+  var marker: String?
+
+  private struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  private static var keys: CodingUserInfoKey? { CodingUserInfoKey(rawValue: "layered.page.keys") }
+
+  static func decoder(items: String, marker: String) -> JSONDecoder {
+    let decoder = JSONDecoder()
+    if let keys { decoder.userInfo[keys] = [items, marker] }
+    return decoder
+  }
+
+  init(from decoder: any Decoder) throws {
+    let names = Self.keys.flatMap { decoder.userInfo[$0] as? [String] } ?? ["results", "next"]
+    let container = try decoder.container(keyedBy: Key.self)
+    items = try container.decode([Item].self, forKey: Key(stringValue: names[0]))
+    marker = try container.decodeIfPresent(String.self, forKey: Key(stringValue: names[1]))
+  }
+}

@@ -1,0 +1,119 @@
+import DataLayer
+import Foundation
+import LayeredSupport
+import LayeredTestSupport
+import NetworkLayer
+import SampleBackend
+import Testing
+
+@Suite("Paginated lists: page numbers, cursors and Link headers, read page by page")
+struct PagedListTests {
+  private struct Item: Decodable, Sendable, Equatable {
+    var id: Int
+  }
+
+  /// Serves items 1…5, two a page, in the shape `answer` gives for a page number; records every
+  /// request line it gets.
+  private final class PagingServer: Sendable {
+    let lines = Locked<[String]>([])
+    let transport: InProcessTransport
+
+    init(
+      answer:
+        @escaping @Sendable (_ page: Int, _ items: String, _ base: String) -> (body: String, link: String?)
+    ) {
+      let lines = self.lines
+      let box = Locked<String>("")
+      transport = InProcessTransport(
+        StubHandler { request in
+          let line =
+            request.method + " " + request.percentEncodedPath
+            + (request.query.isEmpty
+              ? "" : "?" + request.query.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&"))
+          lines.withLock { $0.append(line) }
+          let page =
+            Int(request.queryValue("page") ?? "") ?? request.queryValue("cursor").flatMap {
+              Int($0.dropFirst("c".count))
+            } ?? 1
+          let ids = (1...5).filter { ($0 - 1) / 2 + 1 == page }
+          let items = "[" + ids.map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]"
+          let (body, link) = answer(page, items, box.withLock { $0 })
+          var headers = ["Content-Type": "application/json"]
+          headers["Link"] = link
+          return .respond(InProcessResponse(status: 200, headers: headers, body: Data(body.utf8)))
+        })
+      box.withLock { $0 = transport.baseURL.absoluteString }
+    }
+
+    var client: URLSessionHTTPClient {
+      URLSessionHTTPClient(baseURL: transport.baseURL, transport: transport)
+    }
+  }
+
+  /// Every item of every page, following each page's next.
+  private static func all<Item>(from first: Endpoint<Page<Item>>, with client: URLSessionHTTPClient)
+    async throws -> [Item]
+  {
+    var items: [Item] = []
+    var next: Endpoint<Page<Item>>? = first
+    while let request = next {
+      let page = try await client.send(request)
+      items += page.items
+      next = page.next
+    }
+    return items
+  }
+
+  @Test("a body's absolute next URL is followed to the last page, as the server's request lines show")
+  func resultsWithNextURL() async throws {
+    let server = PagingServer { page, items, base in
+      let next = page < 3 ? #""\#(base)/api/todos/?page=\#(page + 1)""# : "null"
+      return (#"{"count":5,"next":\#(next),"previous":null,"results":\#(items)}"#, nil)
+    }
+    let first = Endpoint<[Item]>(path: ["api", "todos"]).endingWithSlash().paged(.results())
+    #expect(try await Self.all(from: first, with: server.client).map(\.id) == [1, 2, 3, 4, 5])
+    #expect(
+      server.lines.withLock { $0 } == ["GET /api/todos/", "GET /api/todos/?page=2", "GET /api/todos/?page=3"])
+  }
+
+  @Test("a next URL on another origin is not followed: nothing more is sent")
+  func nextOnAnotherOriginIsRefused() async throws {
+    let server = PagingServer { _, items, _ in
+      (#"{"next":"https://elsewhere.example/api/todos/?page=2","results":\#(items)}"#, nil)
+    }
+    let page = try await server.client.send(Endpoint<[Item]>(path: ["todos"]).paged(.results()))
+    let next = try #require(page.next)
+    await #expect(throws: NetworkError.invalidURL("a link to another origin is not followed")) {
+      try await server.client.send(next)
+    }
+    #expect(server.lines.withLock { $0 } == ["GET /todos"])
+  }
+
+  @Test("a cursor is sent back as its query item, next to the list's own query")
+  func cursor() async throws {
+    let server = PagingServer { page, items, _ in
+      (#"{"data":\#(items),"next_cursor":\#(page < 3 ? #""c\#(page + 1)""# : "null")}"#, nil)
+    }
+    let first = Endpoint<[Item]>(path: ["todos"], query: [URLQueryItem(name: "limit", value: "2")]).paged(
+      .cursor())
+    #expect(try await Self.all(from: first, with: server.client).map(\.id) == [1, 2, 3, 4, 5])
+    #expect(
+      server.lines.withLock { $0 } == [
+        "GET /todos?limit=2", "GET /todos?limit=2&cursor=c2", "GET /todos?limit=2&cursor=c3",
+      ])
+  }
+
+  @Test("a Link header's rel=next is followed, absolute or relative to the page")
+  func linkHeader() async throws {
+    let server = PagingServer { page, items, base in
+      switch page {
+      case 1: (items, #"<\#(base)/todos?page=2>; rel="next", <\#(base)/todos?page=3>; rel="last""#)
+      case 2: (items, #"</todos?page=1>; rel="prev", </todos?page=3>; rel=next"#)
+      default: (items, #"</todos?page=1>; rel="first""#)
+      }
+    }
+    let first = Endpoint<[Item]>(path: ["todos"]).paged(.linkHeader)
+    #expect(try await Self.all(from: first, with: server.client).map(\.id) == [1, 2, 3, 4, 5])
+    #expect(server.lines.withLock { $0 } == ["GET /todos", "GET /todos?page=2", "GET /todos?page=3"])
+  }
+}
