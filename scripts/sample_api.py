@@ -23,7 +23,7 @@ serve_many): each is a forked child with its own state, so a test run pays
 Python's start-up once rather than once per server.
 
 Routes (JSON in and out; errors are ``{"error": "<short message>"}``):
-    GET    /todos              ?userId=<int>&completed=true|false
+    GET    /todos              ?userId=<int>&completed=true|false[&page=<n>&pageSize=<1-100>]
     POST   /todos              {"title", "userId"?, "completed"?}      -> 201
     GET    /todos/{id}
     PATCH  /todos/{id}         any of {"title", "completed", "userId"}
@@ -244,6 +244,7 @@ def get_title(payload: dict, required: bool) -> Optional[str]:
 
 
 _INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
+_MAX_INT = 2**63 - 1  # Swift's Int: a larger number is no integer to the in-process twin
 
 
 def query_value(request: Request, name: str) -> Optional[str]:
@@ -616,11 +617,42 @@ class SampleAPI:
 
         with self.lock:
             todos = [
-                todo for todo in sorted(self.todos.values(), key=lambda t: t["id"])
+                dict(todo) for todo in sorted(self.todos.values(), key=lambda t: t["id"])
                 if (user_id is None or todo["userId"] == user_id)
                 and (completed is None or todo["completed"] == completed)
             ]
+        page_text = query_value(request, "page")
+        size_text = query_value(request, "pageSize")
+        if page_text is None and size_text is None:
             return json_response(200, todos)
+        page = int(page_text) if page_text is not None and _INTEGER_TEXT.fullmatch(page_text) else None
+        if page_text is None:
+            page = 1
+        if page is None or not 1 <= page <= _MAX_INT:
+            raise HTTPError(400, "'page' must be a positive integer")
+        size = int(size_text) if size_text is not None and _INTEGER_TEXT.fullmatch(size_text) else None
+        if size_text is None:
+            size = 20
+        if size is None or not 1 <= size <= 100:
+            raise HTTPError(400, "'pageSize' must be an integer from 1 to 100")
+        # The links keep the filters, in the order the contract gives, so both servers write them alike.
+        filters = "".join(
+            f"{name}={value}&" for name, value in (
+                ("userId", None if user_id is None else str(user_id)),
+                ("completed", None if completed is None else ("true" if completed else "false")),
+            ) if value is not None
+        )
+
+        def link(number: int) -> str:
+            return f"/todos?{filters}page={number}&pageSize={size}"
+
+        start = min((page - 1) * size, len(todos))  # Python's integers cannot overflow
+        return json_response(200, {
+            "count": len(todos),
+            "next": link(page + 1) if start + size < len(todos) else None,
+            "previous": link(page - 1) if page > 1 else None,
+            "results": todos[start:start + size],
+        })
 
     @staticmethod
     def _todo_id(params: Dict[str, str]) -> int:

@@ -107,6 +107,12 @@ public final class AppContainer: Sendable {
     )
   }
 
+  /// A new view model for the whole todo list read page by page, twenty todos at a time.
+  public func makeTodoPagesViewModel() -> ViewModel<PagedListFeature<Todo>> {
+    let loadPage = LoadTodoPage(repository: todoRepository)
+    return ViewModel(loadPage: { loadPage(after: $0) })
+  }
+
   /// A new view model for the today's-article screen.
   public func makeArticleViewModel() -> ArticleViewModel {
     ArticleViewModel(loadArticle: LoadTodaysArticle(repository: articleRepository))

@@ -66,13 +66,15 @@ public struct PageShape<Item: Decodable & Sendable>: Sendable {
     self.read = read
   }
 
-  /// A body with the items under `items` and the next page's absolute URL, or `null`, under
-  /// `next`.
+  /// A body with the items under `items` and the next page's URL, or `null`, under `next`; a
+  /// relative URL is resolved against the page's own.
   public static func results(items: String = "results", next: String = "next") -> Self {
     Self { list in
       list.decoding(as: Envelope<Item>.self, decoder: Envelope<Item>.decoder(items: items, marker: next)).map
       {
-        Contents(items: $0.items, next: $0.marker.flatMap(URL.init(string:)).map(NextPage.link))
+        page, response in
+        let link = page.marker.flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL }
+        return Contents(items: page.items, next: link.map(NextPage.link))
       }
     }
   }

@@ -1,3 +1,4 @@
+import Foundation
 import NetworkLayer
 
 /// The todo endpoints of the API, described once so the repository only chooses which to send.
@@ -14,6 +15,13 @@ enum TodoEndpoints {
 
   /// `GET /todos`: every todo, ordered by id.
   static let list = Endpoint<[TodoDTO]>(path: ["todos"], requiresAuthentication: true)
+
+  /// `GET /todos?pageSize=N`: the first page of the list, each page naming the next.
+  static func firstPage(size: Int) -> Endpoint<Page<TodoDTO>> {
+    var list = list
+    list.query = [URLQueryItem(name: "pageSize", value: String(size))]
+    return list.paged(.results())
+  }
 
   /// `POST /todos`: creates a todo. Not idempotent, so never retried automatically: a retry after
   /// a lost response could create it twice.

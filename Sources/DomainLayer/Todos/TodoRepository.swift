@@ -13,4 +13,13 @@ public protocol TodoRepository: Sendable {
   func createTodo(title: String) async throws(DomainError) -> Todo
   /// Marks a todo done or not done and returns it as the server stored it.
   func setCompleted(_ isCompleted: Bool, forTodoWithID id: Int) async throws(DomainError) -> Todo
+  /// The first page of the todos when `token` is `nil`, else the page `token` points to.
+  func todoPage(after token: PageToken?) async throws(DomainError) -> ListPage<Todo>
+}
+
+extension TodoRepository {
+  /// For a repository that does not page: every todo, on one last page.
+  public func todoPage(after token: PageToken?) async throws(DomainError) -> ListPage<Todo> {
+    ListPage(items: try await todos(), next: nil)
+  }
 }

@@ -42,7 +42,27 @@ extension SampleAPI {
         .filter { todo in completedFilter.map { todo.completed == $0 } ?? true }
         .sorted { $0.id < $1.id }
     }
-    return .json(200, todos)
+    guard request.queryValue("page") != nil || request.queryValue("pageSize") != nil else {
+      return .json(200, todos)
+    }
+    guard let page = Int(request.queryValue("page") ?? "1"), page >= 1 else {
+      return .error(400, "'page' must be a positive integer")
+    }
+    guard let size = Int(request.queryValue("pageSize") ?? "20"), (1...100).contains(size) else {
+      return .error(400, "'pageSize' must be an integer from 1 to 100")
+    }
+    // The links keep the filters, in the order the contract gives, so both servers write them alike.
+    let filters = [("userId", userFilter.map(String.init)), ("completed", completedFilter.map(String.init))]
+      .compactMap { name, value in value.map { "\(name)=\($0)&" } }.joined()
+    let link = { (page: Int) in "/todos?\(filters)page=\(page)&pageSize=\(size)" }
+    // Past the end without multiplying: a page number near Int.max must not overflow.
+    let start = page - 1 > todos.count / size ? todos.count : min((page - 1) * size, todos.count)
+    let results = Array(todos[start..<min(start + size, todos.count)])
+    return .json(
+      200,
+      TodoPage(
+        count: todos.count, next: start + size < todos.count ? link(page + 1) : nil,
+        previous: page > 1 ? link(page - 1) : nil, results: results))
   }
 
   private func createTodo(_ request: InProcessRequest) -> InProcessResponse {
@@ -131,5 +151,27 @@ extension SampleAPI {
     }
     guard let pair else { return .error(401, "invalid refresh token") }
     return .json(200, pair)
+  }
+}
+
+/// One page of the todo list: `{"count", "next", "previous", "results"}`, the links relative to
+/// the server.
+private struct TodoPage<Todo: Encodable>: Encodable {
+  var count: Int
+  var next: String?
+  var previous: String?
+  var results: [Todo]
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(count, forKey: .count)
+    // Written as null, not left out, as the contract says.
+    try container.encode(next, forKey: .next)
+    try container.encode(previous, forKey: .previous)
+    try container.encode(results, forKey: .results)
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case count, next, previous, results
   }
 }

@@ -1,0 +1,84 @@
+import AppComposition
+import DomainLayer
+import Foundation
+import LayeredTestSupport
+import PresentationLayer
+import Testing
+
+@Suite("The todo list page by page, as a screen shows it", .timeLimit(.minutes(1)))
+struct PagedTodosScreenTests {
+  /// Waits until the server has counted `count` requests for `key`.
+  private static func waitForRequests(_ key: String, count: Int, on connection: SampleBackendConnection)
+    async throws
+  {
+    while try await connection.counters().paths[key, default: 0] < count {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+  }
+
+  @Test(
+    "the whole list arrives in ten pages of twenty, and the last one ends the list",
+    arguments: SampleBackendKind.allCases)
+  @MainActor
+  func wholeListInPages(kind: SampleBackendKind) async throws {
+    try await kind.with { connection in
+      let app = AppHarness(connection)
+      await app.signIn()
+      let screen = app.container.makeTodoPagesViewModel()
+      await screen.sendAndWait(.appeared)
+      var taps = 0
+      while !screen.state.hasReachedEnd, taps < 20 {
+        await screen.sendAndWait(.loadMoreTapped)
+        taps += 1
+      }
+      #expect(screen.state.items.map(\.id) == Array(1...200))
+      #expect(screen.state.hasReachedEnd)
+      let lists = try await connection.counters().paths["GET /todos"]
+      #expect(lists == 10)
+    }
+  }
+
+  @Test("tapping load more twice at once asks the server for one page", arguments: SampleBackendKind.allCases)
+  @MainActor
+  func doubleTapLoadsOnePage(kind: SampleBackendKind) async throws {
+    try await kind.with { connection in
+      let app = AppHarness(connection)
+      await app.signIn()
+      let screen = app.container.makeTodoPagesViewModel()
+      await screen.sendAndWait(.appeared)
+      screen.send(.loadMoreTapped)
+      await screen.sendAndWait(.loadMoreTapped)
+      // The first tap's work is the one in flight: wait for its page.
+      while screen.state.isLoadingMore { try await Task.sleep(for: .milliseconds(5)) }
+      #expect(screen.state.items.count == 40)
+      let lists = try await connection.counters().paths["GET /todos"]
+      #expect(lists == 2)
+    }
+  }
+
+  @Test(
+    "a refresh during a slow load more cancels it at the server and starts the list again",
+    arguments: SampleBackendKind.allCases)
+  @MainActor
+  func refreshCancelsLoadMore(kind: SampleBackendKind) async throws {
+    try await kind.with { connection in
+      let app = AppHarness(connection)
+      await app.signIn()
+      let screen = app.container.makeTodoPagesViewModel()
+      await screen.sendAndWait(.appeared)
+      try await connection.inject(.init(path: "/todos", method: "GET", count: 1, delay: 30))
+      screen.send(.loadMoreTapped)
+      try await Self.waitForRequests("GET /todos", count: 2, on: connection)
+
+      await screen.sendAndWait(.refreshTapped)
+
+      #expect(screen.state.items.map(\.id) == Array(1...20))
+      #expect(!screen.state.isLoadingMore)
+      #expect(screen.state.phase == .loaded)
+      while try await connection.counters().cancelled < 1 { try await Task.sleep(for: .milliseconds(5)) }
+      let lists = try await connection.counters().paths["GET /todos"]
+      #expect(lists == 3)
+      try await connection.releaseDelays()
+    }
+  }
+}

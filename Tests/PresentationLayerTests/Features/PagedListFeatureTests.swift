@@ -1,0 +1,124 @@
+import DomainLayer
+import LayeredSupport
+import LayeredTestSupport
+import PresentationLayer
+import Testing
+
+@Suite("A list read page by page")
+@MainActor
+struct PagedListFeatureTests {
+  /// Pages of numbers: the first for `nil`, then one per token; records what was asked for.
+  private final class Pages: Sendable {
+    let second = PageToken("page 2")
+    let third = PageToken("page 3")
+    let requested = Locked<[PageToken?]>([])
+    let failures = Locked<[DomainError]>([])
+
+    var first: ListPage<Int> { ListPage(items: [1, 2], next: second) }
+    var secondPage: ListPage<Int> { ListPage(items: [3, 4], next: third) }
+    var lastPage: ListPage<Int> { ListPage(items: [5], next: nil) }
+
+    func load(_ token: PageToken?) -> OutcomeStream<ListPage<Int>, DomainError> {
+      requested.withLock { $0.append(token) }
+      let failure = failures.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+      let page = token == nil ? first : token == second ? secondPage : lastPage
+      return .outcome { () async throws(DomainError) in
+        if let failure { throw failure }
+        return page
+      }
+    }
+
+    func feature() -> PagedListFeature<Int> {
+      PagedListFeature { [self] token in load(token) }
+    }
+  }
+
+  @Test("appearing loads the first page; load more appends each next page until the end, then does nothing")
+  func pagesUntilTheEnd() async {
+    let pages = Pages()
+    let store = TestStore(pages.feature(), initialState: .init())
+    store.send(.appeared) { $0.phase = .loading }
+    await store.receive {
+      $0.items = [1, 2]
+      $0.next = pages.second
+      $0.phase = .loaded
+    }
+    store.send(.loadMoreTapped) { $0.isLoadingMore = true }
+    await store.receive {
+      $0.items = [1, 2, 3, 4]
+      $0.next = pages.third
+      $0.isLoadingMore = false
+    }
+    store.send(.loadMoreTapped) { $0.isLoadingMore = true }
+    await store.receive {
+      $0.items = [1, 2, 3, 4, 5]
+      $0.next = nil
+      $0.isLoadingMore = false
+    }
+    #expect(store.state.hasReachedEnd)
+    store.send(.loadMoreTapped)
+    store.send(.appeared)
+    await store.finish()
+    #expect(pages.requested.withLock { $0 } == [nil, pages.second, pages.third])
+  }
+
+  @Test("a failed load more keeps the list and its place: the next tap asks for the same page")
+  func failedLoadMoreKeepsItsPlace() async {
+    let pages = Pages()
+    let store = TestStore(pages.feature(), initialState: .init())
+    store.send(.appeared) { $0.phase = .loading }
+    await store.receive {
+      $0.items = [1, 2]
+      $0.next = pages.second
+      $0.phase = .loaded
+    }
+    pages.failures.withLock { $0 = [.offline] }
+    store.send(.loadMoreTapped) { $0.isLoadingMore = true }
+    await store.receive {
+      $0.isLoadingMore = false
+      $0.message = DomainError.offline.message
+    }
+    store.send(.loadMoreTapped) {
+      $0.isLoadingMore = true
+      $0.message = nil
+    }
+    await store.receive {
+      $0.items = [1, 2, 3, 4]
+      $0.next = pages.third
+      $0.isLoadingMore = false
+    }
+    await store.finish()
+    #expect(pages.requested.withLock { $0 } == [nil, pages.second, pages.second])
+  }
+
+  @Test(
+    "refresh starts again from the first page and replaces the list; a failed refresh keeps what was shown")
+  func refreshStartsAgain() async {
+    let pages = Pages()
+    let store = TestStore(pages.feature(), initialState: .init())
+    store.send(.appeared) { $0.phase = .loading }
+    await store.receive {
+      $0.items = [1, 2]
+      $0.next = pages.second
+      $0.phase = .loaded
+    }
+    store.send(.loadMoreTapped) { $0.isLoadingMore = true }
+    await store.receive {
+      $0.items = [1, 2, 3, 4]
+      $0.next = pages.third
+      $0.isLoadingMore = false
+    }
+    pages.failures.withLock { $0 = [.timeout] }
+    store.send(.refreshTapped) { $0.phase = .loading }
+    await store.receive { $0.phase = .loadFailed(message: DomainError.timeout.message) }
+    #expect(store.state.items == [1, 2, 3, 4])
+    store.send(.refreshTapped) { $0.phase = .loading }
+    await store.receive {
+      $0.items = [1, 2]
+      $0.next = pages.second
+      $0.phase = .loaded
+    }
+    await store.finish()
+    #expect(pages.requested.withLock { $0 } == [nil, pages.second, nil, nil])
+  }
+}
