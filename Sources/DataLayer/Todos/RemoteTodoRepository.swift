@@ -32,6 +32,7 @@ public struct RemoteTodoRepository: TodoRepository {
   /// cache holds the whole list that ``todos()`` loads.
   ///
   /// - Parameter token: `nil` for the first page, else the `next` of the page before.
+  /// - Returns: the page's todos, all valid, and the token of the next page, if there is one.
   /// - Throws: the `DomainError` for the network failure, or `DomainError.invalidData(reason:)`
   ///   when any todo breaks an invariant, or the token is not one of this repository's.
   public func todoPage(after token: PageToken?) async throws(DomainError) -> ListPage<Todo> {

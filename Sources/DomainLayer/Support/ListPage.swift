@@ -37,10 +37,12 @@ public struct PageToken: Sendable, Hashable {
     box.value as? Value
   }
 
+  /// Whether both are the same token.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.box === rhs.box
   }
 
+  /// Hashes the token's identity.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(box))
   }

@@ -8,19 +8,10 @@ import LayeredSupport
 /// An ``HTTPClient`` that sends requests with `URLSession`, or with another ``HTTPTransport``.
 ///
 /// Every call runs one pipeline: build the request (``RequestBuilder``) → let each interceptor
-/// adapt it → send it → validate status, content type and emptiness → decode. When an attempt
-/// fails, the interceptors decide, in order, whether to retry now, retry after a delay, give up,
-/// or fail with an error of their own (see ``RequestInterceptor``).
-///
-/// What it guarantees, each with the test that proves it, is listed in <doc:NetworkingGuarantees>.
-/// In short: every failure is a typed ``NetworkError``; the whole call, retries and waits
-/// included, ends within its deadline, and cancelling the caller ends it at once, cancelling what
-/// it waits for; nothing is sent after either; credentials go only to the base URL's origin,
-/// redirects included; a body over the size limit ends the call, unless its status is an error,
-/// which is reported as itself with the start of its body; a 401 arrives as a 401 whatever its
-/// challenge; monitors see every attempt with credentials redacted. The client keeps its own
-/// deadlines because swift-corelibs-foundation truncates `URLRequest.timeoutInterval` to whole
-/// seconds; how each guarantee is kept on Linux is in `Internal/README.md`.
+/// adapt it → send it → validate and decode; when an attempt fails, the interceptors decide in
+/// order whether to retry (see ``RequestInterceptor``). Every failure is a typed ``NetworkError``,
+/// the whole call ends within its deadline or at its caller's cancellation, and credentials go
+/// only to the base URL's origin: <doc:NetworkingGuarantees> lists each guarantee with its test.
 public struct URLSessionHTTPClient: HTTPClient {
   private let baseURL: URL
   private let builder: RequestBuilder

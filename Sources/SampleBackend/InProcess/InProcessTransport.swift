@@ -80,11 +80,14 @@ extension InProcessRequest {
   fileprivate init(_ request: URLRequest, url: URL) {
     let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
     let path = components?.path ?? "/"
+    // As on the wire, where HTTP/1.1 always names the host: a server builds absolute links on it.
+    var headers = request.allHTTPHeaderFields ?? [:]
+    headers["Host"] = (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")
     self.init(
       method: request.httpMethod ?? "GET",
       path: path.isEmpty ? "/" : path,
       query: components?.queryItems ?? [],
-      headers: request.allHTTPHeaderFields ?? [:],
+      headers: headers,
       body: request.httpBody ?? Data(),
       percentEncodedPath: (components?.percentEncodedPath).flatMap { $0.isEmpty ? nil : $0 }
     )
