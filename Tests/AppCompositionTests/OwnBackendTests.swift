@@ -48,6 +48,11 @@ struct JWTStyleAuthContract: AuthContract {
     .endingWithSlash()
   }
 
+  /// The backend's `detail`, which it writes for people.
+  func refusedLoginMessage(_ refusal: NetworkError) -> String? {
+    refusal.serverSentence
+  }
+
   private func issuing(_ endpoint: Endpoint<Pair>) -> Endpoint<IssuedTokens> {
     let readsExpiry = readsExpiry
     return endpoint.endingWithSlash().map { pair in
@@ -163,11 +168,30 @@ struct OwnBackendTests {
     #expect(backend.count("GET /api/todos/") == 0)
   }
 
+  @Test(
+    "a refused login keeps its type and carries the server's sentence to the login screen, which still shows its own"
+  )
+  @MainActor
+  func refusedLoginSentenceReachesTheScreen() async throws {
+    let backend = JWTStyleBackend()
+    let (container, _) = Self.app(backend)
+    let login = container.makeLoginViewModel()
+    login.send(.usernameChanged("demo"))
+    login.send(.passwordChanged("wrong"))
+    await login.sendAndWait(.logInTapped)
+    #expect(login.state.errorMessage == DomainError.invalidCredentials.message)
+    #expect(login.state.serverMessage == "No active account found with the given credentials")
+    #expect(login.state.password == "wrong", "nothing the user typed is lost")
+  }
+
   @Test("a login the backend refuses is invalid credentials, and the session stays signed out")
   func refusedLogin() async throws {
     let backend = JWTStyleBackend()
     let (container, _) = Self.app(backend)
-    await #expect(throws: DomainError.invalidCredentials) {
+    await #expect(
+      throws: DomainError.invalidCredentials(
+        serverMessage: "No active account found with the given credentials")
+    ) {
       _ = try await container.session.logIn(username: "demo", password: "wrong")
     }
     #expect(backend.requestLines == ["POST /api/token/"])

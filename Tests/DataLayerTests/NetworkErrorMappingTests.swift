@@ -10,7 +10,10 @@ struct NetworkErrorMappingTests {
     "each network failure becomes the domain error a screen can act on",
     arguments: [
       (NetworkError.cancelled, DomainError.cancelled),
-      (.badStatus(code: 403, bodyExcerpt: #"{"detail":"not yours"}"#), .forbidden),
+      (
+        .badStatus(code: 403, bodyExcerpt: #"{"detail":"not yours"}"#), .forbidden(serverMessage: "not yours")
+      ),
+      (.badStatus(code: 403, bodyExcerpt: "<html>Forbidden</html>"), .forbidden),
       (.badStatus(code: 404, bodyExcerpt: nil), .notFound),
       (
         .refused(status: 422, message: "Check the form.", fieldErrors: ["title": ["Too long."]]),

@@ -23,6 +23,10 @@ public protocol AuthContract: Sendable {
 
   /// The statuses that mean "wrong username or password"; 401 unless the backend says otherwise.
   var refusedLoginStatuses: Set<Int> { get }
+
+  /// The server's sentence for a person in a refused login, which the screen may show instead of
+  /// its own; `nil`, the default, when the backend's words are not meant for users.
+  func refusedLoginMessage(_ refusal: NetworkError) -> String?
 }
 
 extension AuthContract {
@@ -31,4 +35,7 @@ extension AuthContract {
 
   /// 401.
   public var refusedLoginStatuses: Set<Int> { [401] }
+
+  /// None: the server's words stay the server's.
+  public func refusedLoginMessage(_ refusal: NetworkError) -> String? { nil }
 }

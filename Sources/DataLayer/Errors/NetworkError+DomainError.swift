@@ -27,7 +27,7 @@ extension NetworkError {
     case .refused(_, let message, let fieldErrors):
       return .rejected(message: message, fieldErrors: fieldErrors)
     case .badStatus(403, _):
-      return .forbidden
+      return .forbidden(serverMessage: serverSentence)
     case .badStatus(404, _), .badStatus(410, _):
       return .notFound
     case .badStatus(let code, _) where code >= 500:

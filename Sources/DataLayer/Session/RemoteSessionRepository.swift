@@ -75,7 +75,7 @@ public final class RemoteSessionRepository: SessionRepository {
     do {
       issued = try await client.send(request)
     } catch  where error.status.map(contract.refusedLoginStatuses.contains) ?? false {
-      throw .invalidCredentials
+      throw .invalidCredentials(serverMessage: contract.refusedLoginMessage(error))
     } catch {
       throw error.domainError
     }

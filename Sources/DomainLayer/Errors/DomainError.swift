@@ -9,8 +9,9 @@ public import Foundation
 ///
 /// Descriptions never include credentials or tokens: the cases carry no such values.
 public enum DomainError: Error, Sendable, Hashable {
-  /// The username or password was not accepted.
-  case invalidCredentials
+  /// The username or password was not accepted; `serverMessage` is the server's own sentence,
+  /// when it gave one and the login contract reads it (see ``serverMessage``).
+  case invalidCredentials(serverMessage: String?)
   /// What the user entered cannot be used; `message` says why, in words for them. Nothing was sent.
   case invalidInput(message: String)
   /// The server would not take what was sent, and said why: its sentence for the whole form, if
@@ -23,7 +24,8 @@ public enum DomainError: Error, Sendable, Hashable {
   /// The thing asked for does not exist (any more).
   case notFound
   /// The user is signed in but may not do this (the server's 403); asking again will not help.
-  case forbidden
+  /// `serverMessage` is the server's own sentence, when its body had one.
+  case forbidden(serverMessage: String?)
   /// The server failed; `status` is its HTTP status code when there was one.
   case server(status: Int?)
   /// The server answered with something that is not a valid value of the expected kind.
@@ -78,6 +80,21 @@ public enum DomainError: Error, Sendable, Hashable {
 }
 
 extension DomainError {
+  /// The username or password was not accepted, without a sentence from the server.
+  public static var invalidCredentials: DomainError { .invalidCredentials(serverMessage: nil) }
+
+  /// The user may not do this, without a sentence from the server.
+  public static var forbidden: DomainError { .forbidden(serverMessage: nil) }
+
+  /// What the server said in its own words, for an app that chooses to show it instead of
+  /// ``message``: the sentence of a refused login, a 403 or a rejected form, if it gave one.
+  public var serverMessage: String? {
+    switch self {
+    case .invalidCredentials(let sentence), .forbidden(let sentence), .rejected(let sentence, _): sentence
+    default: nil
+    }
+  }
+
   /// What the server said is wrong with each field, by the field's name; empty unless the
   /// error is ``rejected(message:fieldErrors:)``.
   public var fieldErrors: [String: [String]] {

@@ -94,6 +94,23 @@ extension NetworkError: LocalizedError {
 }
 
 extension NetworkError {
+  /// The sentence for a person that the server put in its error body, if any: the message of a
+  /// refusal, or the `detail`, `message`, `error` or `title` of a JSON error body. It comes from
+  /// the redacted excerpt, so it holds no credential.
+  public var serverSentence: String? {
+    switch self {
+    case .refused(_, let message, _):
+      return message
+    case .badStatus(_, let excerpt?):
+      guard let object = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
+        return nil
+      }
+      return ["detail", "message", "error", "title"].lazy.compactMap { object[$0] as? String }.first
+    default:
+      return nil
+    }
+  }
+
   /// The status of the response that ended the call, when a status did.
   public var status: Int? {
     switch self {

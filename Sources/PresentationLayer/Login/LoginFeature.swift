@@ -29,7 +29,7 @@ public struct LoginFeature: Feature {
     /// The login succeeded: the password is forgotten.
     case loginSucceeded
     /// The login failed: `message` says why, in words for the user, and both fields are kept.
-    case loginFailed(message: String)
+    case loginFailed(message: String, serverMessage: String?)
   }
 
   /// What the sign-in screen shows.
@@ -42,6 +42,9 @@ public struct LoginFeature: Feature {
     public var isLoggingIn = false
     /// Why the last attempt failed, in words for the user; `nil` when there is nothing to say.
     public var errorMessage: String?
+    /// The server's own sentence for the last failure, if it gave one: an app that prefers its
+    /// backend's words shows it in place of ``errorMessage``.
+    public var serverMessage: String?
 
     /// Creates the empty form.
     public init() {}
@@ -86,7 +89,7 @@ public struct LoginFeature: Feature {
         await effects.follow(
           logIn(username: username, password: password),
           onValue: { .apply(.loginSucceeded, emitting: .loggedIn($0)) },
-          onFailure: { .apply(.loginFailed(message: $0.message)) }
+          onFailure: { .apply(.loginFailed(message: $0.message, serverMessage: $0.serverMessage)) }
         )
       }
     }
@@ -102,12 +105,14 @@ public struct LoginFeature: Feature {
     case .loginStarted:
       state.isLoggingIn = true
       state.errorMessage = nil
+      state.serverMessage = nil
     case .loginSucceeded:
       state.isLoggingIn = false
       state.password = ""
-    case .loginFailed(let message):
+    case .loginFailed(let message, let serverMessage):
       state.isLoggingIn = false
       state.errorMessage = message
+      state.serverMessage = serverMessage
     }
   }
 }
@@ -146,7 +151,7 @@ extension LoginFeature.SideEffect: CustomStringConvertible {
     case .passwordChanged(let password): "passwordChanged(\(password.count) characters)"
     case .loginStarted: "loginStarted"
     case .loginSucceeded: "loginSucceeded"
-    case .loginFailed(let message): "loginFailed(\"\(message)\")"
+    case .loginFailed(let message, _): "loginFailed(\"\(message)\")"
     }
   }
 }

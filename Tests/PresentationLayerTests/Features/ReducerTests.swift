@@ -57,8 +57,11 @@ struct ReducerTests {
     #expect(started.isLoggingIn && started.errorMessage == nil && !started.isLoginEnabled)
     let succeeded = Self.reduced(LoginFeature.self, started, .loginSucceeded)
     #expect(!succeeded.isLoggingIn && succeeded.password.isEmpty && succeeded.username == "demo")
-    let failed = Self.reduced(LoginFeature.self, started, .loginFailed(message: "no"))
+    let failed = Self.reduced(
+      LoginFeature.self, started, .loginFailed(message: "no", serverMessage: "No account."))
     #expect(failed.password == "pw" && failed.errorMessage == "no" && failed.isLoginEnabled)
+    #expect(failed.serverMessage == "No account.")
+    #expect(Self.reduced(LoginFeature.self, failed, .loginStarted).serverMessage == nil)
   }
 
   @Test("a failed article load shows the placeholder, a loaded one the article")

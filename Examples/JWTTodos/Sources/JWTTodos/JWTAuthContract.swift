@@ -48,6 +48,12 @@ public struct JWTAuthContract: AuthContract {
     .endingWithSlash()
   }
 
+  /// The backend's `detail` ("No active account found with the given credentials"), written for
+  /// people.
+  public func refusedLoginMessage(_ refusal: NetworkError) -> String? {
+    refusal.serverSentence
+  }
+
   private func issuing(_ endpoint: Endpoint<TokenPair>) -> Endpoint<IssuedTokens> {
     endpoint.endingWithSlash().map { pair in
       IssuedTokens(accessToken: pair.access, refreshToken: pair.refresh, expiry: .jwt(pair.access))

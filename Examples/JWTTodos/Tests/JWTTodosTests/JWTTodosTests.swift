@@ -126,6 +126,25 @@ struct JWTTodosTests {
     #expect(try await app.count("PATCH /api/todos/5/") == 1)
   }
 
+  @Test("the server's own words for a refused login and a forbidden change reach the app, their types kept")
+  @MainActor
+  func serverSentences() async throws {
+    let app = try App()
+    await #expect(
+      throws: DomainError.invalidCredentials(
+        serverMessage: "No active account found with the given credentials")
+    ) {
+      _ = try await app.container.session.logIn(username: "demo", password: "wrong")
+    }
+    try await app.signIn()
+    let repository = RemoteJWTTodoRepository(client: app.container.authenticatedClient)
+    await #expect(
+      throws: DomainError.forbidden(serverMessage: "You do not have permission to perform this action.")
+    ) {
+      _ = try await repository.setCompleted(true, forTodoWithID: 5)
+    }
+  }
+
   @Test("no token, refresh token or password of the session ever appears in the monitor's text")
   @MainActor
   func nothingSecretIsLogged() async throws {
