@@ -175,6 +175,38 @@ def json_response(status: int, value: Any, headers: List[Tuple[str, str]] = ()) 
     return Response(status, body, JSON_CONTENT_TYPE, list(headers))
 
 
+def page_response(request: "Request", items: List[dict], link: str) -> Optional[Response]:
+    """One page of `items` with links to its neighbours, `{count, next, previous, results}`, when
+    the request asks for pages (`page`, from 1, or `pageSize`, 1-100, default 20); a 400 for a bad
+    value; None when it does not ask, for the whole list. `link` is the list's path and query so
+    far, ending with `?` or `&`."""
+    page_text = query_value(request, "page")
+    size_text = query_value(request, "pageSize")
+    if page_text is None and size_text is None:
+        return None
+    page = int(page_text) if page_text is not None and _INTEGER_TEXT.fullmatch(page_text) else None
+    if page_text is None:
+        page = 1
+    if page is None or not 1 <= page <= _MAX_INT:
+        raise HTTPError(400, "'page' must be a positive integer")
+    size = int(size_text) if size_text is not None and _INTEGER_TEXT.fullmatch(size_text) else None
+    if size_text is None:
+        size = 20
+    if size is None or not 1 <= size <= 100:
+        raise HTTPError(400, "'pageSize' must be an integer from 1 to 100")
+
+    def url(number: int) -> str:
+        return f"{link}page={number}&pageSize={size}"
+
+    start = min((page - 1) * size, len(items))  # Python's integers cannot overflow
+    return json_response(200, {
+        "count": len(items),
+        "next": url(page + 1) if start + size < len(items) else None,
+        "previous": url(page - 1) if page > 1 else None,
+        "results": items[start:start + size],
+    })
+
+
 def error_response(status: int, message: str, headers: List[Tuple[str, str]] = ()) -> Response:
     return json_response(status, {"error": message}, headers)
 
@@ -621,20 +653,6 @@ class SampleAPI:
                 if (user_id is None or todo["userId"] == user_id)
                 and (completed is None or todo["completed"] == completed)
             ]
-        page_text = query_value(request, "page")
-        size_text = query_value(request, "pageSize")
-        if page_text is None and size_text is None:
-            return json_response(200, todos)
-        page = int(page_text) if page_text is not None and _INTEGER_TEXT.fullmatch(page_text) else None
-        if page_text is None:
-            page = 1
-        if page is None or not 1 <= page <= _MAX_INT:
-            raise HTTPError(400, "'page' must be a positive integer")
-        size = int(size_text) if size_text is not None and _INTEGER_TEXT.fullmatch(size_text) else None
-        if size_text is None:
-            size = 20
-        if size is None or not 1 <= size <= 100:
-            raise HTTPError(400, "'pageSize' must be an integer from 1 to 100")
         # The links keep the filters, in the order the contract gives, so both servers write them alike.
         filters = "".join(
             f"{name}={value}&" for name, value in (
@@ -642,17 +660,7 @@ class SampleAPI:
                 ("completed", None if completed is None else ("true" if completed else "false")),
             ) if value is not None
         )
-
-        def link(number: int) -> str:
-            return f"/todos?{filters}page={number}&pageSize={size}"
-
-        start = min((page - 1) * size, len(todos))  # Python's integers cannot overflow
-        return json_response(200, {
-            "count": len(todos),
-            "next": link(page + 1) if start + size < len(todos) else None,
-            "previous": link(page - 1) if page > 1 else None,
-            "results": todos[start:start + size],
-        })
+        return page_response(request, todos, f"/todos?{filters}") or json_response(200, todos)
 
     @staticmethod
     def _todo_id(params: Dict[str, str]) -> int:
@@ -734,7 +742,8 @@ class SampleAPI:
         def list_records(request: Request) -> Response:
             with self.lock:
                 records = storage()["records"]
-                return json_response(200, [records[i] for i in sorted(records)])
+                listed = [dict(records[i]) for i in sorted(records)]
+            return page_response(request, listed, f"/{name}?") or json_response(200, listed)
 
         def create_record(request: Request) -> Response:
             title = get_title(parse_json_object(request.body), required=True)

@@ -1,3 +1,4 @@
+public import DomainLayer
 public import Foundation
 public import NetworkLayer
 
@@ -172,5 +173,27 @@ private struct Envelope<Item: Decodable & Sendable>: Decodable, Sendable {
     let container = try decoder.container(keyedBy: Key.self)
     items = try container.decode([Item].self, forKey: Key(stringValue: names[0]))
     marker = try container.decodeIfPresent(String.self, forKey: Key(stringValue: names[1]))
+  }
+}
+
+extension HTTPClient {
+  /// One page of a list, as a repository hands it to the domain: the page `first` answers for a
+  /// `nil` token, else the page the token names (the `next` of the page before), its items
+  /// mapped to the domain and its own `next` kept in a `PageToken`.
+  ///
+  /// - Throws: the `DomainError` of the call, or `DomainError.invalidData(reason:)` for an item
+  ///   that breaks an invariant or a token that is not a page of this list.
+  public func page<DTO: DomainConvertible>(
+    after token: PageToken?, first: Endpoint<Page<DTO>>
+  ) async throws(DomainError) -> ListPage<DTO.DomainValue> {
+    var request = first
+    if let token {
+      guard let next = token.value(as: Endpoint<Page<DTO>>.self) else {
+        throw .invalidData(reason: "a page token from another list")
+      }
+      request = next
+    }
+    let page = try await sendTranslatingErrors(request)
+    return ListPage(items: try page.items.toDomain(), next: page.next.map { PageToken($0) })
   }
 }

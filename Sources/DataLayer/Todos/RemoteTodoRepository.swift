@@ -36,17 +36,7 @@ public struct RemoteTodoRepository: TodoRepository {
   /// - Throws: the `DomainError` for the network failure, or `DomainError.invalidData(reason:)`
   ///   when any todo breaks an invariant, or the token is not one of this repository's.
   public func todoPage(after token: PageToken?) async throws(DomainError) -> ListPage<Todo> {
-    let request: Endpoint<Page<TodoDTO>>
-    if let token {
-      guard let next = token.value(as: Endpoint<Page<TodoDTO>>.self) else {
-        throw .invalidData(reason: "a page token from another list")
-      }
-      request = next
-    } else {
-      request = TodoEndpoints.firstPage(size: 20)
-    }
-    let page = try await client.sendTranslatingErrors(request)
-    return ListPage(items: try page.items.toDomain(), next: page.next.map { PageToken($0) })
+    try await client.page(after: token, first: TodoEndpoints.firstPage(size: 20))
   }
 
   /// The cached list, read without touching the network.

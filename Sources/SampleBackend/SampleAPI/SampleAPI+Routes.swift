@@ -42,27 +42,35 @@ extension SampleAPI {
         .filter { todo in completedFilter.map { todo.completed == $0 } ?? true }
         .sorted { $0.id < $1.id }
     }
-    guard request.queryValue("page") != nil || request.queryValue("pageSize") != nil else {
-      return .json(200, todos)
-    }
+    // The links keep the filters, in the order the contract gives, so both servers write them alike.
+    let filters = [("userId", userFilter.map(String.init)), ("completed", completedFilter.map(String.init))]
+      .compactMap { name, value in value.map { "\(name)=\($0)&" } }.joined()
+    return paged(todos, for: request, at: "/todos?" + filters) ?? .json(200, todos)
+  }
+
+  /// One page of `items` with links to its neighbours, `{count, next, previous, results}`, when
+  /// `request` asks for pages (`page`, from 1, or `pageSize`, 1–100, default 20); a 400 for a bad
+  /// value; `nil` when it does not ask, for the whole list. `link` is the list's path and query so
+  /// far, ending with `?` or `&`.
+  func paged<Item: Encodable>(_ items: [Item], for request: InProcessRequest, at link: String)
+    -> InProcessResponse?
+  {
+    guard request.queryValue("page") != nil || request.queryValue("pageSize") != nil else { return nil }
     guard let page = Int(request.queryValue("page") ?? "1"), page >= 1 else {
       return .error(400, "'page' must be a positive integer")
     }
     guard let size = Int(request.queryValue("pageSize") ?? "20"), (1...100).contains(size) else {
       return .error(400, "'pageSize' must be an integer from 1 to 100")
     }
-    // The links keep the filters, in the order the contract gives, so both servers write them alike.
-    let filters = [("userId", userFilter.map(String.init)), ("completed", completedFilter.map(String.init))]
-      .compactMap { name, value in value.map { "\(name)=\($0)&" } }.joined()
-    let link = { (page: Int) in "/todos?\(filters)page=\(page)&pageSize=\(size)" }
+    let url = { (page: Int) in "\(link)page=\(page)&pageSize=\(size)" }
     // Past the end without multiplying: a page number near Int.max must not overflow.
-    let start = page - 1 > todos.count / size ? todos.count : min((page - 1) * size, todos.count)
-    let results = Array(todos[start..<min(start + size, todos.count)])
+    let start = page - 1 > items.count / size ? items.count : min((page - 1) * size, items.count)
+    let results = Array(items[start..<min(start + size, items.count)])
     return .json(
       200,
-      TodoPage(
-        count: todos.count, next: start + size < todos.count ? link(page + 1) : nil,
-        previous: page > 1 ? link(page - 1) : nil, results: results))
+      ItemPage(
+        count: items.count, next: start + size < items.count ? url(page + 1) : nil,
+        previous: page > 1 ? url(page - 1) : nil, results: results))
   }
 
   private func createTodo(_ request: InProcessRequest) -> InProcessResponse {
@@ -154,13 +162,13 @@ extension SampleAPI {
   }
 }
 
-/// One page of the todo list: `{"count", "next", "previous", "results"}`, the links relative to
-/// the server.
-private struct TodoPage<Todo: Encodable>: Encodable {
+/// One page of a list: `{"count", "next", "previous", "results"}`, the links relative to the
+/// server.
+private struct ItemPage<Item: Encodable>: Encodable {
   var count: Int
   var next: String?
   var previous: String?
-  var results: [Todo]
+  var results: [Item]
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)

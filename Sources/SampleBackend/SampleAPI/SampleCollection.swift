@@ -54,8 +54,9 @@ extension SampleAPI {
     var routes: [SampleRoute] = []
     if collection.operations.contains(.list) {
       routes.append(
-        SampleRoute("GET", path, authenticated: true) { _ in
-          .json(200, self.withRecords(of: collection) { $0.records.values.sorted { $0.id < $1.id } })
+        SampleRoute("GET", path, authenticated: true) { request in
+          let records = self.withRecords(of: collection) { $0.records.values.sorted { $0.id < $1.id } }
+          return self.paged(records, for: request.request, at: path + "?") ?? .json(200, records)
         })
     }
     if collection.operations.contains(.create) {

@@ -61,9 +61,7 @@ public struct RemoteJWTTodoRepository: TodoRepository {
 
   /// One page: the first for `nil`, else the one the token names.
   public func todoPage(after token: PageToken?) async throws(DomainError) -> ListPage<Todo> {
-    let request = token?.value(as: Endpoint<Page<TodoDTO>>.self) ?? Self.list.paged(.results())
-    let page = try await client.sendTranslatingErrors(request)
-    return ListPage(items: try page.items.toDomain(), next: page.next.map { PageToken($0) })
+    try await client.page(after: token, first: Self.list.paged(.results()))
   }
 
   /// `POST /api/todos/`; a refused title arrives as `DomainError.rejected` with its field error.
