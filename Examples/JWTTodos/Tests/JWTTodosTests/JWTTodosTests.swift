@@ -9,22 +9,29 @@ import SampleBackend
 import Synchronization
 import Testing
 
-/// The app on this backend, in process: the backend's routes on a sample API of their own, the
-/// container built from the example's configuration, and the server's counters to check against.
+/// The app on one twin of the backend: the container built from the example's configuration,
+/// and the server to check against.
 private struct App {
-  let backend: JWTTodosBackend
-  let server: SampleBackendConnection
+  let backend: any TestBackend
   let container: AppContainer
 
-  init(accessLifetime: TimeInterval = 300, monitors: [any NetworkEventMonitor] = []) throws {
-    backend = JWTTodosBackend(accessLifetime: accessLifetime)
-    let api = SampleAPI()
-    try backend.register(on: api)
-    let transport = api.transport()
-    server = SampleBackendConnection(transport)
-    var configuration = AppConfiguration.jwtTodos(baseURL: transport.baseURL, transport: transport)
+  /// Runs `body` against a fresh backend of `kind`, stopped afterwards.
+  @MainActor
+  static func with(
+    _ kind: BackendKind, accessLifetime: Double = 300, monitors: [any NetworkEventMonitor] = [],
+    _ body: @MainActor (App) async throws -> Void
+  ) async throws {
+    let backend = try await kind.start(accessLifetime: accessLifetime)
+    var configuration = AppConfiguration.jwtTodos(baseURL: backend.baseURL, transport: backend.transport)
     configuration.monitors = monitors
-    container = AppContainer(configuration: configuration)
+    let app = App(backend: backend, container: AppContainer(configuration: configuration))
+    do {
+      try await body(app)
+    } catch {
+      await backend.stop()
+      throw error
+    }
+    await backend.stop()
   }
 
   func signIn() async throws {
@@ -32,135 +39,160 @@ private struct App {
   }
 
   func count(_ key: String) async throws -> Int {
-    try await server.counters().paths[key, default: 0]
+    try await backend.count(key)
   }
 }
 
-@Suite("A JWT backend of the app's own, through Layered's public seams", .timeLimit(.minutes(1)))
+@Suite(
+  "A JWT backend of the app's own, through Layered's public seams, in process and over loopback",
+  .timeLimit(.minutes(1)))
 struct JWTTodosTests {
   @Test(
-    "a 20-second token is read from its exp and used, not renewed before each request; no URL is redirected")
+    "a 20-second token is read from its exp and used, not renewed before each request; no URL is redirected",
+    arguments: BackendKind.allCases)
   @MainActor
-  func shortTokenIsUsed() async throws {
-    let app = try App(accessLifetime: 20)
-    try await app.signIn()
-    let screen = app.container.makeJWTTodoPagesViewModel()
-    for _ in 0..<4 { await screen.sendAndWait(.refreshTapped) }
-    #expect(screen.state.items.count == 2)
-    #expect(try await app.count("GET /api/todos/") == 4)
-    #expect(try await app.count("POST /api/token/refresh/") == 0)
-    let sent = try await app.server.counters().paths.keys
-    #expect(
-      sent.allSatisfy { $0.hasSuffix("/") }, "every request went to a URL with its slash: \(sent.sorted())")
-  }
-
-  @Test("an expired token is renewed first, and the next renewal sends the rotated refresh token")
-  @MainActor
-  func rotation() async throws {
-    let app = try App(accessLifetime: -10)
-    try await app.signIn()
-    app.backend.setAccessLifetime(300)
-    let screen = app.container.makeJWTTodoPagesViewModel()
-    await screen.sendAndWait(.appeared)
-    app.backend.revokeAccessTokens()
-    await screen.sendAndWait(.refreshTapped)
-
-    #expect(screen.state.phase == .loaded)
-    let received = app.backend.refreshTokensReceived
-    #expect(received.count == 2)
-    #expect(Set(received).count == 2, "the second renewal sent the rotated token, not the blacklisted one")
-    #expect(app.backend.blacklisted == Set(received))
-    #expect(try await app.count("POST /api/token/refresh/") == 2)
-  }
-
-  @Test("logging out blacklists the refresh token at the server, and nothing is sent for the user after")
-  @MainActor
-  func logout() async throws {
-    let app = try App()
-    try await app.signIn()
-    await app.container.session.logOut()
-    #expect(try await app.count("POST /api/token/blacklist/") == 1)
-    #expect(app.backend.blacklisted.count == 1)
-    let screen = app.container.makeJWTTodoPagesViewModel()
-    await screen.sendAndWait(.appeared)
-    #expect(screen.state.phase == .loadFailed(message: DomainError.sessionExpired.message))
-    #expect(try await app.count("GET /api/todos/") == 0)
-  }
-
-  @Test("the list arrives page by page, following the absolute next links, to its end")
-  @MainActor
-  func pages() async throws {
-    let app = try App()
-    try await app.signIn()
-    let screen = app.container.makeJWTTodoPagesViewModel()
-    await screen.sendAndWait(.appeared)
-    while !screen.state.hasReachedEnd { await screen.sendAndWait(.loadMoreTapped) }
-    #expect(screen.state.items.map(\.id) == [1, 2, 3, 4, 5])
-    #expect(try await app.count("GET /api/todos/") == 3)
-  }
-
-  @Test("a title the server refuses shows its complaint under the title, and what was typed stays")
-  @MainActor
-  func refusedTitle() async throws {
-    let app = try App()
-    try await app.signIn()
-    let screen = app.container.makeJWTTodoListViewModel()
-    screen.send(.newTitleChanged("A title the server finds too long"))
-    await screen.sendAndWait(.createTapped)
-    #expect(screen.state.titleErrors == ["Ensure this field has no more than 20 characters."])
-    #expect(screen.state.newTitle == "A title the server finds too long")
-    #expect(try await app.count("POST /api/todos/") == 1)
-  }
-
-  @Test("someone else's todo is forbidden: asked once, never retried, and the row flips back")
-  @MainActor
-  func forbidden() async throws {
-    let app = try App()
-    try await app.signIn()
-    let screen = app.container.makeJWTTodoListViewModel()
-    await screen.sendAndWait(.refresh)
-    let before = screen.state.todos.first { $0.id == 5 }
-    await screen.sendAndWait(.toggle(id: 5))
-    #expect(screen.state.message == DomainError.forbidden.message)
-    #expect(screen.state.todos.first { $0.id == 5 } == before)
-    #expect(try await app.count("PATCH /api/todos/5/") == 1)
-  }
-
-  @Test("the server's own words for a refused login and a forbidden change reach the app, their types kept")
-  @MainActor
-  func serverSentences() async throws {
-    let app = try App()
-    await #expect(
-      throws: DomainError.invalidCredentials(
-        serverMessage: "No active account found with the given credentials")
-    ) {
-      _ = try await app.container.session.logIn(username: "demo", password: "wrong")
-    }
-    try await app.signIn()
-    let repository = RemoteJWTTodoRepository(client: app.container.authenticatedClient)
-    await #expect(
-      throws: DomainError.forbidden(serverMessage: "You do not have permission to perform this action.")
-    ) {
-      _ = try await repository.setCompleted(true, forTodoWithID: 5)
+  func shortTokenIsUsed(kind: BackendKind) async throws {
+    try await App.with(kind, accessLifetime: 20) { app in
+      try await app.signIn()
+      let screen = app.container.makeJWTTodoPagesViewModel()
+      for _ in 0..<4 { await screen.sendAndWait(.refreshTapped) }
+      #expect(screen.state.items.count == 2)
+      #expect(try await app.count("GET /api/todos/") == 4)
+      #expect(try await app.count("POST /api/token/refresh/") == 0)
+      let sent = try await app.backend.paths()
+      #expect(
+        sent.allSatisfy { $0.hasSuffix("/") }, "every request went to a URL with its slash: \(sent.sorted())")
     }
   }
 
-  @Test("no token, refresh token or password of the session ever appears in the monitor's text")
+  @Test(
+    "an expired token is renewed first, and the next renewal sends the rotated refresh token",
+    arguments: BackendKind.allCases)
   @MainActor
-  func nothingSecretIsLogged() async throws {
+  func rotation(kind: BackendKind) async throws {
+    try await App.with(kind, accessLifetime: -10) { app in
+      try await app.signIn()
+      try await app.backend.setAccessLifetime(300)
+      let screen = app.container.makeJWTTodoPagesViewModel()
+      await screen.sendAndWait(.appeared)
+      try await app.backend.revokeAccessTokens()
+      await screen.sendAndWait(.refreshTapped)
+
+      #expect(screen.state.phase == .loaded)
+      let received = try await app.backend.refreshTokensReceived()
+      #expect(received.count == 2)
+      #expect(Set(received).count == 2, "the second renewal sent the rotated token, not the blacklisted one")
+      #expect(try await app.backend.blacklisted() == Set(received))
+      #expect(try await app.count("POST /api/token/refresh/") == 2)
+    }
+  }
+
+  @Test(
+    "logging out blacklists the refresh token at the server, and nothing is sent for the user after",
+    arguments: BackendKind.allCases)
+  @MainActor
+  func logout(kind: BackendKind) async throws {
+    try await App.with(kind) { app in
+      try await app.signIn()
+      await app.container.session.logOut()
+      #expect(try await app.count("POST /api/token/blacklist/") == 1)
+      #expect(try await app.backend.blacklisted().count == 1)
+      let screen = app.container.makeJWTTodoPagesViewModel()
+      await screen.sendAndWait(.appeared)
+      #expect(screen.state.phase == .loadFailed(message: DomainError.sessionExpired.message))
+      #expect(try await app.count("GET /api/todos/") == 0)
+    }
+  }
+
+  @Test(
+    "the list arrives page by page, following the absolute next links, to its end",
+    arguments: BackendKind.allCases)
+  @MainActor
+  func pages(kind: BackendKind) async throws {
+    try await App.with(kind) { app in
+      try await app.signIn()
+      let screen = app.container.makeJWTTodoPagesViewModel()
+      await screen.sendAndWait(.appeared)
+      while !screen.state.hasReachedEnd { await screen.sendAndWait(.loadMoreTapped) }
+      #expect(screen.state.items.map(\.id) == [1, 2, 3, 4, 5])
+      #expect(try await app.count("GET /api/todos/") == 3)
+    }
+  }
+
+  @Test(
+    "a title the server refuses shows its complaint under the title, and what was typed stays",
+    arguments: BackendKind.allCases)
+  @MainActor
+  func refusedTitle(kind: BackendKind) async throws {
+    try await App.with(kind) { app in
+      try await app.signIn()
+      let screen = app.container.makeJWTTodoListViewModel()
+      screen.send(.newTitleChanged("A title the server finds too long"))
+      await screen.sendAndWait(.createTapped)
+      #expect(screen.state.titleErrors == ["Ensure this field has no more than 20 characters."])
+      #expect(screen.state.newTitle == "A title the server finds too long")
+      #expect(try await app.count("POST /api/todos/") == 1)
+    }
+  }
+
+  @Test(
+    "someone else's todo is forbidden: asked once, never retried, and the row flips back",
+    arguments: BackendKind.allCases)
+  @MainActor
+  func forbidden(kind: BackendKind) async throws {
+    try await App.with(kind) { app in
+      try await app.signIn()
+      let screen = app.container.makeJWTTodoListViewModel()
+      await screen.sendAndWait(.refresh)
+      let before = screen.state.todos.first { $0.id == 5 }
+      await screen.sendAndWait(.toggle(id: 5))
+      #expect(screen.state.message == DomainError.forbidden.message)
+      #expect(screen.state.todos.first { $0.id == 5 } == before)
+      #expect(try await app.count("PATCH /api/todos/5/") == 1)
+    }
+  }
+
+  @Test(
+    "the server's own words for a refused login and a forbidden change reach the app, their types kept",
+    arguments: BackendKind.allCases)
+  @MainActor
+  func serverSentences(kind: BackendKind) async throws {
+    try await App.with(kind) { app in
+      await #expect(
+        throws: DomainError.invalidCredentials(
+          serverMessage: "No active account found with the given credentials")
+      ) {
+        _ = try await app.container.session.logIn(username: "demo", password: "wrong")
+      }
+      try await app.signIn()
+      let repository = RemoteJWTTodoRepository(client: app.container.authenticatedClient)
+      await #expect(
+        throws: DomainError.forbidden(serverMessage: "You do not have permission to perform this action.")
+      ) {
+        _ = try await repository.setCompleted(true, forTodoWithID: 5)
+      }
+    }
+  }
+
+  @Test(
+    "no token, refresh token or password of the session ever appears in the monitor's text",
+    arguments: BackendKind.allCases)
+  @MainActor
+  func nothingSecretIsLogged(kind: BackendKind) async throws {
     let lines = Mutex<[String]>([])
     let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
-    let app = try App(accessLifetime: -10, monitors: [monitor])
-    try await app.signIn()
-    app.backend.setAccessLifetime(300)
-    let screen = app.container.makeJWTTodoPagesViewModel()
-    await screen.sendAndWait(.appeared)
-    await app.container.session.logOut()
+    try await App.with(kind, accessLifetime: -10, monitors: [monitor]) { app in
+      try await app.signIn()
+      try await app.backend.setAccessLifetime(300)
+      let screen = app.container.makeJWTTodoPagesViewModel()
+      await screen.sendAndWait(.appeared)
+      await app.container.session.logOut()
 
-    let text = lines.withLock { $0.joined(separator: "\n") }
-    #expect(text.contains("/api/token/refresh/") && text.contains("/api/token/blacklist/"), "\(text)")
-    #expect(!text.contains("eyJhbGci"), "an access token appeared: \(text)")
-    #expect(!text.contains("refresh-"), "a refresh token appeared: \(text)")
-    #expect(!text.contains("correct-horse"), "the password appeared: \(text)")
+      let text = lines.withLock { $0.joined(separator: "\n") }
+      #expect(text.contains("/api/token/refresh/") && text.contains("/api/token/blacklist/"), "\(text)")
+      #expect(!text.contains("eyJhbGci"), "an access token appeared: \(text)")
+      #expect(!text.contains("refresh-"), "a refresh token appeared: \(text)")
+      #expect(!text.contains("correct-horse"), "the password appeared: \(text)")
+    }
   }
 }
