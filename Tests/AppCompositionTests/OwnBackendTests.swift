@@ -89,8 +89,10 @@ struct OwnBackendTests {
   }
 
   /// The token lives 40 s, less than the 60 s leeway: without the clamp every request renewed it
-  /// and the fourth ended the session. Half its life leaves 20 s for four requests on a busy machine.
-  @Test("a token that lives less than the leeway is used for its first half, not renewed before every request")
+  /// and the fourth ended the session. Half its life leaves 20 s for four requests on a busy
+  /// machine.
+  @Test(
+    "a token that lives less than the leeway is used for its first half, not renewed before every request")
   func shortLivedTokenIsUsed() async throws {
     let backend = JWTStyleBackend(accessLifetime: 40)
     let (container, _) = Self.app(backend, leeway: .seconds(60))
