@@ -95,7 +95,7 @@ struct OwnBackendRedactionTests {
   }
 
   @Test(
-    "an app's own credential field and header names are redacted in the monitor's text and error excerpts")
+    "an app's own credential field, query and header names are redacted in the monitor's text and error excerpts")
   func appCredentialNamesAreRedacted() async throws {
     let transport = Self.echoingBackend()
     let lines = Locked<[String]>([])
@@ -113,6 +113,7 @@ struct OwnBackendRedactionTests {
     // Each value goes out once under the app's name, and is echoed back under another.
     var endpoint = Endpoint<NoContent>(method: .post, path: ["grants"], body: .json(Grant()))
     endpoint.headers = ["X-Layered-Test-Session": "session-4c7f1a"]
+    endpoint.query = [URLQueryItem(name: "layered-test-grant", value: "query-9d3e1b")]
     let failure = await #expect(throws: NetworkError.self) {
       try await container.authenticatedClient.send(endpoint)
     }
@@ -121,5 +122,6 @@ struct OwnBackendRedactionTests {
     #expect(text.contains("hello"), "the rest of the body is still shown: \(text)")
     #expect(!text.contains("grant-8e2b7d"), "\(text)")
     #expect(!text.contains("session-4c7f1a"), "\(text)")
+    #expect(!text.contains("query-9d3e1b"), "\(text)")
   }
 }
