@@ -95,7 +95,8 @@ struct OwnBackendRedactionTests {
   }
 
   @Test(
-    "an app's own credential field, query and header names are redacted in the monitor's text and error excerpts")
+    "an app's own credential field, query and header names are redacted in the monitor's text and error excerpts"
+  )
   func appCredentialNamesAreRedacted() async throws {
     let transport = Self.echoingBackend()
     let lines = Locked<[String]>([])
