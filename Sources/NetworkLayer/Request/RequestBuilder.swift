@@ -33,14 +33,14 @@ public struct RequestBuilder: Sendable {
   /// The URL every endpoint path is appended to.
   public let baseURL: URL
 
-  /// The base URL taken apart once, so that a request is a string concatenation and one
-  /// `URL(string:)`; `nil` when it is not http(s).
-  private let base: BaseParts?
+  /// The base URL taken apart once (tuning: see the performance article); `nil` when it is not
+  /// http(s).
+  private let base: BaseURLParts?
 
   /// Creates a builder for endpoints below `baseURL`.
   public init(baseURL: URL) {
     self.baseURL = baseURL
-    self.base = BaseParts(baseURL)
+    self.base = BaseURLParts(baseURL)
   }
 
   /// Builds the request for `endpoint`.
@@ -89,7 +89,8 @@ public struct RequestBuilder: Sendable {
   }
 
   /// The base URL, the endpoint's segments and its query, each percent-encoded as it must be.
-  private func url<Response>(for endpoint: Endpoint<Response>, base: BaseParts) throws(NetworkError) -> URL {
+  private func url<Response>(for endpoint: Endpoint<Response>, base: BaseURLParts) throws(NetworkError) -> URL
+  {
     var text = base.origin
     text += base.path
     for segment in endpoint.path {
@@ -140,43 +141,6 @@ public struct RequestBuilder: Sendable {
     // The value is not echoed: it may be a credential.
     guard HeaderSyntax.isSafeValue(value) else {
       throw .invalidRequest("value of header \"\(name)\" contains a line break or NUL")
-    }
-  }
-}
-
-extension RequestBuilder {
-  /// The parts of a base URL a request is built from, already percent-encoded.
-  fileprivate struct BaseParts: Sendable {
-    /// `scheme://user@host:port`, without a path.
-    let origin: String
-    /// The base path without trailing slashes: `""` or `"/v1"`.
-    let path: String
-    /// Whether the base URL's path ended with a slash, kept when an endpoint adds no segment.
-    let endsWithSlash: Bool
-    /// The base URL's own query, already percent-encoded, sent before the endpoint's items.
-    let query: String?
-    let fragment: String?
-
-    init?(_ baseURL: URL) {
-      guard
-        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
-        let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
-        components.host?.isEmpty == false
-      else { return nil }
-      var path = components.percentEncodedPath
-      endsWithSlash = path.hasSuffix("/")
-      while path.hasSuffix("/") { path.removeLast() }
-      self.path = path
-      query = components.percentEncodedQuery
-      fragment = components.percentEncodedFragment
-      // Written lower-case: swift-corelibs-foundation sends nothing for `HTTP://host`, and
-      // fails it as an unsupported URL.
-      components.scheme = scheme
-      components.percentEncodedPath = ""
-      components.percentEncodedQuery = nil
-      components.percentEncodedFragment = nil
-      guard let origin = components.string else { return nil }
-      self.origin = origin
     }
   }
 }

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The parts of a base URL a request is built from, already percent-encoded, taken apart once
+/// per builder so that building a request is string concatenation and one `URL(string:)`.
+struct BaseURLParts: Sendable {
+  /// `scheme://user@host:port`, without a path.
+  let origin: String
+  /// The base path without trailing slashes: `""` or `"/v1"`.
+  let path: String
+  /// Whether the base URL's path ended with a slash, kept when an endpoint adds no segment.
+  let endsWithSlash: Bool
+  /// The base URL's own query, already percent-encoded, sent before the endpoint's items.
+  let query: String?
+  let fragment: String?
+
+  init?(_ baseURL: URL) {
+    guard
+      var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
+      let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+      components.host?.isEmpty == false
+    else { return nil }
+    var path = components.percentEncodedPath
+    endsWithSlash = path.hasSuffix("/")
+    while path.hasSuffix("/") { path.removeLast() }
+    self.path = path
+    query = components.percentEncodedQuery
+    fragment = components.percentEncodedFragment
+    // Written lower-case: swift-corelibs-foundation sends nothing for `HTTP://host`, and
+    // fails it as an unsupported URL.
+    components.scheme = scheme
+    components.percentEncodedPath = ""
+    components.percentEncodedQuery = nil
+    components.percentEncodedFragment = nil
+    guard let origin = components.string else { return nil }
+    self.origin = origin
+  }
+}
