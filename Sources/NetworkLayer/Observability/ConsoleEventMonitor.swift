@@ -53,25 +53,28 @@ public struct ConsoleEventMonitor: NetworkEventMonitor {
   private func lines(for event: NetworkEvent) -> [String] {
     switch event {
     case .requestStarted(let summary):
-      let line = "→ \(attempt(summary)) \(printable(summary.method)) \(printable(summary.url))"
+      let line =
+        "→ \(attempt(summary)) \(LogText.printable(summary.method)) \(LogText.printable(summary.url))"
       return verbose ? [line] + details(of: summary) : [line]
     case .responseReceived(let summary, let status, let bodyByteCount, let duration):
-      return ["← \(attempt(summary)) \(status) (\(bytes(bodyByteCount))) in \(format(duration))"]
+      return [
+        "← \(attempt(summary)) \(status) (\(LogText.byteCount(bodyByteCount))) in \(LogText.duration(duration))"
+      ]
     case .retrying(let summary, let reason, let delay):
-      let when = delay <= .zero ? "at once" : "in \(format(delay))"
-      return ["↻ \(attempt(summary)) retry \(when): \(printable(reason.description))"]
+      let when = delay <= .zero ? "at once" : "in \(LogText.duration(delay))"
+      return ["↻ \(attempt(summary)) retry \(when): \(LogText.printable(reason.description))"]
     case .refreshStarted:
       return ["⟳ refresh started"]
     case .refreshSucceeded(let duration):
-      return ["⟳ refresh succeeded in \(format(duration))"]
+      return ["⟳ refresh succeeded in \(LogText.duration(duration))"]
     case .refreshFailed(let error, let duration):
-      return ["⟳ refresh failed after \(format(duration)): \(printable(error.description))"]
+      return ["⟳ refresh failed after \(LogText.duration(duration)): \(LogText.printable(error.description))"]
     case .failed(let summary, let error, let duration):
       return [
-        "✗ \(call(summary)) failed after \(format(duration)): \(printable(error.description))"
+        "✗ \(call(summary)) failed after \(LogText.duration(duration)): \(LogText.printable(error.description))"
       ]
     case .succeeded(let summary, let duration):
-      return ["✓ \(call(summary)) done in \(format(duration))"]
+      return ["✓ \(call(summary)) done in \(LogText.duration(duration))"]
     }
   }
 
@@ -82,7 +85,7 @@ public struct ConsoleEventMonitor: NetworkEventMonitor {
   // The final lines name the request too: in a log where calls interleave, the outcome of a
   // call can then be found without tracing its id back to its first line.
   private func call(_ summary: RequestSummary) -> String {
-    "#\(summary.callID) \(printable(summary.method)) \(printable(summary.url))"
+    "#\(summary.callID) \(LogText.printable(summary.method)) \(LogText.printable(summary.url))"
   }
 
   private func details(of summary: RequestSummary) -> [String] {
@@ -90,54 +93,10 @@ public struct ConsoleEventMonitor: NetworkEventMonitor {
       let (left, right) = (lhs.key.lowercased(), rhs.key.lowercased())
       return left == right ? lhs.key < rhs.key : left < right
     }
-    var lines = headers.map { "    \(printable($0.key)): \(printable($0.value))" }
+    var lines = headers.map { "    \(LogText.printable($0.key)): \(LogText.printable($0.value))" }
     if let body = summary.body {
-      lines.append("    body: \(printable(body))")
+      lines.append("    body: \(LogText.printable(body))")
     }
     return lines
-  }
-
-  private func bytes(_ count: Int) -> String {
-    count == 1 ? "1 byte" : "\(count) bytes"
-  }
-
-  /// `duration` in milliseconds with one decimal below one second, in seconds from one up.
-  private func format(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    let milliseconds = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-    // The unit is chosen after rounding, so 999.96 ms reads "1.0 s", not "1000.0 ms".
-    let tenthsOfMilliseconds = (milliseconds * 10).rounded()
-    if abs(tenthsOfMilliseconds) < 10_000 {
-      return "\(oneDecimal(tenths: tenthsOfMilliseconds)) ms"
-    }
-    return "\(oneDecimal(tenths: (milliseconds / 100).rounded())) s"
-  }
-
-  // Built from integers rather than `String(format:)`: the separator is always ".", whatever
-  // the locale, and a huge value cannot trap on conversion.
-  private func oneDecimal(tenths: Double) -> String {
-    guard let whole = Int(exactly: tenths) else { return "\(tenths / 10)" }
-    let sign = whole < 0 ? "-" : ""
-    return "\(sign)\(whole.magnitude / 10).\(whole.magnitude % 10)"
-  }
-
-  /// `text` with control characters escaped, so that it stays on its line.
-  private func printable(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      default:
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator:
-          result += "\\u{\(String(scalar.value, radix: 16))}"
-        default:
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result
   }
 }
