@@ -47,6 +47,23 @@ struct InProcessTransportTests {
     #expect(handler.received.withLock { $0 } == 500)
   }
 
+  @Test("a body given as a stream, as an interceptor may, reaches the handler whole")
+  func streamedBodyArrives() async throws {
+    let received = Locked(Data())
+    let transport = InProcessTransport(
+      StubHandler { request in
+        received.withLock { $0 = request.body }
+        return .respond(InProcessResponse(status: 204))
+      })
+    let body = Data((0..<40_000).map { UInt8(truncatingIfNeeded: $0) })
+    var request = URLRequest(url: transport.baseURL.appendingPathComponent("upload"))
+    request.httpMethod = "POST"
+    request.httpBodyStream = InputStream(data: body)
+    let (_, response) = try await transport.send(request)
+    #expect(response.statusCode == 204)
+    #expect(received.withLock { $0 } == body)
+  }
+
   @Test("a request for another host fails as a refused connection and never reaches the handler")
   func anotherHostIsRefused() async throws {
     let handler = CountingHandler()

@@ -88,8 +88,24 @@ extension InProcessRequest {
       path: path.isEmpty ? "/" : path,
       query: components?.queryItems ?? [],
       headers: headers,
-      body: request.httpBody ?? Data(),
+      body: Self.body(of: request),
       percentEncodedPath: (components?.percentEncodedPath).flatMap { $0.isEmpty ? nil : $0 }
     )
+  }
+
+  /// The body, also when an interceptor gave it as a stream instead of `httpBody`.
+  private static func body(of request: URLRequest) -> Data {
+    if let body = request.httpBody { return body }
+    guard let stream = request.httpBodyStream else { return Data() }
+    stream.open()
+    defer { stream.close() }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+    while true {
+      let count = stream.read(&buffer, maxLength: buffer.count)
+      guard count > 0 else { break }
+      data.append(contentsOf: buffer[0..<count])
+    }
+    return data
   }
 }
