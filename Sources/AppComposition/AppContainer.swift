@@ -13,8 +13,9 @@ public import PresentationLayer
 /// The graph: one `URLSessionHTTPClient` whose interceptor chain is `[AuthInterceptor,
 /// RetryPolicy]` for the API, and a second one whose chain is only `[RetryPolicy]` for the auth
 /// contract's login, refresh and logout (without the auth interceptor, because the refresh must
-/// not wait for itself). Tokens and the todo cache live where the configuration says. The session repository follows the auth interceptor's session-ended
-/// signal and forgets the todo cache whenever the session ends.
+/// not wait for itself). Tokens and the todo cache live where the configuration says. The
+/// session repository follows the auth interceptor's session-ended signal and forgets the todo
+/// cache whenever the session ends.
 ///
 /// A feature built outside this package (in a package that depends on Layered) builds its
 /// repositories on the container's seams instead of wiring a second graph:

@@ -173,7 +173,7 @@ actor RefreshCoordinator {
   /// does not sign the user out.
   private static func endsSession(_ error: NetworkError) -> Bool {
     if case .unauthorized = error { return true }
-    return error.status.map { [400, 401, 403].contains($0) } ?? false
+    return error.status.map(rejectingStatuses.contains) ?? false
   }
 
   /// What waiters are told when the refresh failed but the session stays: a failure of the
@@ -184,8 +184,11 @@ actor RefreshCoordinator {
     return .refreshUnavailable(error)
   }
 
+  /// The statuses with which a server refuses a refresh token.
+  private static let rejectingStatuses: Set<Int> = [400, 401, 403]
+
   private static func reason(for error: NetworkError) -> String {
-    guard let status = error.status, [400, 401, 403].contains(status) else { return "\(error)" }
+    guard let status = error.status, rejectingStatuses.contains(status) else { return "\(error)" }
     return "the server rejected the refresh token (HTTP \(status)); sign in again"
   }
 }

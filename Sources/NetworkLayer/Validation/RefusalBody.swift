@@ -20,7 +20,7 @@ enum RefusalBody {
     guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
     let isProblem = contentType.flatMap(MediaType.effective(inContentType:))?.subtype == "problem+json"
     var fieldErrors: [String: [String]] = [:]
-    for key in ["errors", "invalid-params", "invalid_params"] {
+    for key in listKeys {
       fieldErrors.merge(fields(in: object[key]), uniquingKeysWith: +)
     }
     if !isProblem {
@@ -47,7 +47,8 @@ enum RefusalBody {
 
   /// Keys whose text is about the whole form in the framework shape, the most specific first.
   private static let sentenceKeys = ["detail", "non_field_errors", "message", "error"]
-  private static let listKeys: Set<String> = ["errors", "invalid-params", "invalid_params"]
+  /// Keys whose value lists the field errors, in either form ``fields(in:)`` reads.
+  private static let listKeys = ["errors", "invalid-params", "invalid_params"]
 
   /// Field errors given as `{"field": ["message"]}`, or as a list of `{"pointer" | "name" |
   /// "field": …, "detail" | "reason" | "message": …}` (a JSON pointer loses its `#/` or `/`).

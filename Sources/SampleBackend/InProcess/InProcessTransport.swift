@@ -68,7 +68,7 @@ public struct InProcessTransport: HTTPTransport {
 
 extension InProcessResponse {
   /// The response's head as a client receives it, its length announced.
-  fileprivate func head(for url: URL) -> HTTPURLResponse? {
+  package func head(for url: URL) -> HTTPURLResponse? {
     var headers = headers
     headers["Content-Length"] = String(body.count)
     return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)

@@ -30,11 +30,11 @@ enum ClientTransport: Sendable {
   func send(
     _ request: URLRequest, maximumResponseSize: Int, acceptableStatusCodes: Range<Int>, scope: CallScope
   ) async throws(NetworkError) -> (Data, HTTPURLResponse) {
+    let limit = max(0, maximumResponseSize)
     switch self {
     case .urlSession(let transport):
       return try await transport.send(
-        request, maximumResponseSize: maximumResponseSize, acceptableStatusCodes: acceptableStatusCodes,
-        scope: scope)
+        request, maximumResponseSize: limit, acceptableStatusCodes: acceptableStatusCodes, scope: scope)
     case .other(let transport):
       let (body, response) = try await scope.run { () async throws(NetworkError) in
         try await transport.send(request)
@@ -42,9 +42,7 @@ enum ClientTransport: Sendable {
       guard acceptableStatusCodes.contains(response.statusCode) else {
         return (body.prefix(Transfer.errorBodyLimit), response)
       }
-      if body.count > max(0, maximumResponseSize) {
-        throw .responseTooLarge(limit: max(0, maximumResponseSize))
-      }
+      if body.count > limit { throw .responseTooLarge(limit: limit) }
       return (body, response)
     }
   }
