@@ -101,12 +101,7 @@ private final class SynchronousStubProtocol: URLProtocol {
       server.open.withLock { $0 += 1 }
       return
     }
-    var headers = response.headers
-    headers["Content-Length"] = String(response.body.count)
-    guard
-      let head = HTTPURLResponse(
-        url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: headers)
-    else { return }
+    guard let head = response.head(for: url) else { return }
     client?.urlProtocol(self, didReceive: head, cacheStoragePolicy: .notAllowed)
     if !response.body.isEmpty { client?.urlProtocol(self, didLoad: response.body) }
     client?.urlProtocolDidFinishLoading(self)

@@ -33,16 +33,25 @@ struct PagedListFeatureTests {
     }
   }
 
+  /// A store whose list appeared and received the first page, each step asserted.
+  private static func storeShowingFirstPage(
+    of pages: Pages, sourceLocation: SourceLocation = #_sourceLocation
+  ) async -> TestStore<PagedListFeature<Int>> {
+    let store = TestStore(pages.feature(), initialState: .init())
+    store.send(.appeared, { $0.phase = .loading }, sourceLocation: sourceLocation)
+    await store.receive(
+      {
+        $0.items = [1, 2]
+        $0.next = pages.second
+        $0.phase = .loaded
+      }, sourceLocation: sourceLocation)
+    return store
+  }
+
   @Test("appearing loads the first page; load more appends each next page until the end, then does nothing")
   func pagesUntilTheEnd() async {
     let pages = Pages()
-    let store = TestStore(pages.feature(), initialState: .init())
-    store.send(.appeared) { $0.phase = .loading }
-    await store.receive {
-      $0.items = [1, 2]
-      $0.next = pages.second
-      $0.phase = .loaded
-    }
+    let store = await Self.storeShowingFirstPage(of: pages)
     store.send(.loadMoreTapped) { $0.isLoadingMore = true }
     await store.receive {
       $0.items = [1, 2, 3, 4]
@@ -65,13 +74,7 @@ struct PagedListFeatureTests {
   @Test("a failed load more keeps the list and its place: the next tap asks for the same page")
   func failedLoadMoreKeepsItsPlace() async {
     let pages = Pages()
-    let store = TestStore(pages.feature(), initialState: .init())
-    store.send(.appeared) { $0.phase = .loading }
-    await store.receive {
-      $0.items = [1, 2]
-      $0.next = pages.second
-      $0.phase = .loaded
-    }
+    let store = await Self.storeShowingFirstPage(of: pages)
     pages.failures.withLock { $0 = [.offline] }
     store.send(.loadMoreTapped) { $0.isLoadingMore = true }
     await store.receive {
@@ -95,13 +98,7 @@ struct PagedListFeatureTests {
     "refresh starts again from the first page and replaces the list; a failed refresh keeps what was shown")
   func refreshStartsAgain() async {
     let pages = Pages()
-    let store = TestStore(pages.feature(), initialState: .init())
-    store.send(.appeared) { $0.phase = .loading }
-    await store.receive {
-      $0.items = [1, 2]
-      $0.next = pages.second
-      $0.phase = .loaded
-    }
+    let store = await Self.storeShowingFirstPage(of: pages)
     store.send(.loadMoreTapped) { $0.isLoadingMore = true }
     await store.receive {
       $0.items = [1, 2, 3, 4]
