@@ -141,7 +141,7 @@ extension Endpoint {
       return following(url)
     case .query(let items):
       var endpoint = self
-      endpoint.query = query.filter { item in !items.contains { $0.name == item.name } } + items
+      endpoint.query = request.query.filter { item in !items.contains { $0.name == item.name } } + items
       return endpoint
     }
   }

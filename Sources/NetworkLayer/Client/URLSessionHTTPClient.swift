@@ -30,10 +30,10 @@ public struct URLSessionHTTPClient: HTTPClient {
   ///   - interceptors: the chain that adapts requests and decides retries, in order.
   ///   - monitors: receivers of ``NetworkEvent``s.
   ///   - defaultDeadline: the deadline of endpoints that do not set their own (see
-  ///     ``Endpoint/deadline`` for one of zero or less, or more than a year).
+  ///     ``EndpointRequest/deadline`` for one of zero or less, or more than a year).
   ///   - clock: the clock for deadlines and retry waits; tests pass a manual one.
   ///   - maximumResponseSize: the largest response body, in bytes, of endpoints that do not set
-  ///     their own (``Endpoint/maximumResponseSize``); see ``defaultMaximumResponseSize``.
+  ///     their own (``EndpointRequest/maximumResponseSize``); see ``defaultMaximumResponseSize``.
   public init(
     baseURL: URL,
     transport: any HTTPTransport,
@@ -81,7 +81,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   ///   interceptor chose).
   public func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
     let call = monitors.isEmpty ? nil : MonitoredCall.start(monitors: monitors)
-    let deadline = endpoint.deadline.map(DeadlineLength.init) ?? defaultDeadline
+    let deadline = endpoint.request.deadline.map(DeadlineLength.init) ?? defaultDeadline
     let scope = CallScope()
     // Ended before the first attempt is built, so nothing is sent and monitors see the call fail.
     if deadline.hasPassed { scope.end(.timeout) }
@@ -137,12 +137,12 @@ public struct URLSessionHTTPClient: HTTPClient {
       // deadline; such a request must never reach the wire.
       try Self.ensureOpen(scope)
 
-      call?.attemptStarted(attempt, request: request, credentials: endpoint.credentials)
+      call?.attemptStarted(attempt, request: request, credentials: endpoint.request.credentials)
       let failure: AttemptFailure
       do throws(NetworkError) {
         let (body, response) = try await transport.send(
-          request, maximumResponseSize: endpoint.maximumResponseSize ?? maximumResponseSize,
-          acceptableStatusCodes: endpoint.acceptableStatusCodes, scope: scope)
+          request, maximumResponseSize: endpoint.request.maximumResponseSize ?? maximumResponseSize,
+          acceptableStatusCodes: endpoint.request.acceptableStatusCodes, scope: scope)
         call?.responseReceived(response, bodyByteCount: body.count)
         do throws(NetworkError) {
           return try ResponseReader.read(body, response: response, request: request, for: endpoint)
@@ -246,10 +246,10 @@ public struct URLSessionHTTPClient: HTTPClient {
   ) -> RequestContext {
     RequestContext(
       baseURL: baseURL,
-      method: endpoint.method,
-      path: endpoint.path,
-      requiresAuthentication: endpoint.requiresAuthentication,
-      isIdempotent: endpoint.isIdempotent,
+      method: endpoint.request.method,
+      path: endpoint.request.path,
+      requiresAuthentication: endpoint.request.requiresAuthentication,
+      isIdempotent: endpoint.request.isIdempotent,
       attempt: attempt,
       failures: failures
     )

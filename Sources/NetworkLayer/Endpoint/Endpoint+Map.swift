@@ -19,16 +19,17 @@ extension Endpoint {
     let original = self
     // Only a client that skips the pipeline decodes this way; it has no head, so `transform`
     // sees a bare 200.
-    var endpoint = retyped(expectsContent: expectsContent, emptyResponseValue: nil) {
-      (data: Data) throws(NetworkError) -> Other in
+    let decode = { @Sendable (data: Data) throws(NetworkError) -> Other in
       guard let head = HTTPURLResponse(url: Self.noURL, statusCode: 200, httpVersion: nil, headerFields: nil)
       else { throw .invalidResponse }
       return try transform(try original.decode(data), head)
     }
+    var endpoint = Endpoint<Other>(
+      request: request, expectsContent: expectsContent, emptyResponseValue: nil, decode: decode)
     endpoint.emptyBodyIsValue = emptyBodyIsValue
     endpoint.readResponse = { body, response, request, credentials throws(NetworkError) in
       var original = original
-      original.credentials = credentials
+      original.request.credentials = credentials
       let value = try ResponseReader.read(body, response: response, request: request, for: original)
       do throws(NetworkError) {
         return try transform(value, response)
@@ -51,27 +52,9 @@ extension Endpoint {
   public func decoding<Other: Decodable & Sendable>(
     as type: Other.Type, decoder: JSONDecoder = JSONDecoder()
   ) -> Endpoint<Other> {
-    retyped(
-      expectsContent: true, emptyResponseValue: nil,
+    Endpoint<Other>(
+      request: request, expectsContent: true, emptyResponseValue: nil,
       decode: JSONResponseDecoder<Other>(decoder: decoder).decode)
-  }
-
-  /// This endpoint's request with another way to read its answer: the one place that copies
-  /// every stored property of the request.
-  private func retyped<Other>(
-    expectsContent: Bool, emptyResponseValue: Other?,
-    decode: @escaping @Sendable (Data) throws(NetworkError) -> Other
-  ) -> Endpoint<Other> {
-    var endpoint = Endpoint<Other>(
-      method: method, path: path, query: query, headers: headers, body: body, accept: accept,
-      acceptableStatusCodes: acceptableStatusCodes, requiresAuthentication: requiresAuthentication,
-      isIdempotent: isIdempotent, deadline: deadline, emptyResponseValue: emptyResponseValue,
-      expectsContent: expectsContent, decode: decode)
-    endpoint.maximumResponseSize = maximumResponseSize
-    endpoint.endsWithSlash = endsWithSlash
-    endpoint.link = link
-    endpoint.credentials = credentials
-    return endpoint
   }
 
   private static var noURL: URL { URL(fileURLWithPath: "/") }

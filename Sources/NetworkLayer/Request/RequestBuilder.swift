@@ -26,9 +26,9 @@ public import Foundation
 ///   fails with ``NetworkError/invalidRequest(_:)`` before anything is sent;
 /// - a link the API gave (``Endpoint/following(_:)``) is sent as it is, and only on the base URL's
 ///   origin;
-/// - `Accept` is set only from ``Endpoint/accept``, the value validation checks the response
+/// - `Accept` is set only from ``EndpointRequest/accept``, the value validation checks the response
 ///   against, and `Content-Type` of a body only from ``HTTPBody/contentType``: the same header in
-///   ``Endpoint/headers`` fails the request instead of silently replacing them.
+///   ``EndpointRequest/headers`` fails the request instead of silently replacing them.
 public struct RequestBuilder: Sendable {
   /// The URL every endpoint path is appended to.
   public let baseURL: URL
@@ -47,31 +47,31 @@ public struct RequestBuilder: Sendable {
   public func makeRequest<Response>(for endpoint: Endpoint<Response>) throws(NetworkError) -> URLRequest {
     guard let base else { throw .invalidURL("base URL must be an absolute http(s) URL") }
     let url: URL
-    if let link = endpoint.link {
+    if let link = endpoint.request.link {
       url = try followable(link)
     } else {
       url = try self.url(for: endpoint, base: base)
     }
 
     // The method is not echoed: a forged one is an attack, not a detail worth printing.
-    guard HeaderSyntax.isToken(endpoint.method.rawValue) else {
+    guard HeaderSyntax.isToken(endpoint.request.method.rawValue) else {
       throw .invalidRequest("the method is not an RFC 9110 token")
     }
     var request = URLRequest(url: url)
-    request.httpMethod = endpoint.method.rawValue
-    try Self.validateHeader(name: "Accept", value: endpoint.accept)
-    request.setCanonicalHeaderField("Accept", to: endpoint.accept)
-    if let body = endpoint.body {
+    request.httpMethod = endpoint.request.method.rawValue
+    try Self.validateHeader(name: "Accept", value: endpoint.request.accept)
+    request.setCanonicalHeaderField("Accept", to: endpoint.request.accept)
+    if let body = endpoint.request.body {
       try Self.validateHeader(name: "Content-Type", value: body.contentType)
       request.httpBody = try body.encode()
       request.setCanonicalHeaderField("Content-Type", to: body.contentType)
     }
-    for (name, value) in endpoint.headers {
+    for (name, value) in endpoint.request.headers {
       try Self.validateHeader(name: name, value: value)
       if HeaderSyntax.sameName(name, "Accept") {
         throw .invalidRequest("set Accept through Endpoint.accept, which validation checks against")
       }
-      if endpoint.body != nil, HeaderSyntax.sameName(name, "Content-Type") {
+      if endpoint.request.body != nil, HeaderSyntax.sameName(name, "Content-Type") {
         throw .invalidRequest("set a body's Content-Type through HTTPBody, not Endpoint.headers")
       }
       request.setValue(value, forHTTPHeaderField: name)
@@ -93,31 +93,31 @@ public struct RequestBuilder: Sendable {
   {
     var text = base.origin
     text += base.path
-    for segment in endpoint.path {
+    for segment in endpoint.request.path {
       guard !segment.isEmpty else { throw .invalidURL("empty path segment") }
       text += "/"
       text += PercentEncoding.segment(segment)
     }
     // The endpoint's trailing slash, or the base URL's when the endpoint adds no segment.
-    if endpoint.endsWithSlash || (endpoint.path.isEmpty && (base.path.isEmpty || base.endsWithSlash)) {
+    if endpoint.request.endsWithSlash || (endpoint.request.path.isEmpty && (base.path.isEmpty || base.endsWithSlash)) {
       text += "/"
     }
 
     if let query = base.query {
       text += "?"
       text += query
-      if !query.isEmpty && !endpoint.query.isEmpty { text += "&" }
-    } else if !endpoint.query.isEmpty {
+      if !query.isEmpty && !endpoint.request.query.isEmpty { text += "&" }
+    } else if !endpoint.request.query.isEmpty {
       text += "?"
     }
-    PercentEncoding.append(endpoint.query, formEncodedTo: &text)
+    PercentEncoding.append(endpoint.request.query, formEncodedTo: &text)
     if let fragment = base.fragment {
       text += "#"
       text += fragment
     }
 
     guard let url = URL(string: text) else {
-      throw .invalidURL("could not form a URL for path \(endpoint.path)")
+      throw .invalidURL("could not form a URL for path \(endpoint.request.path)")
     }
     return url
   }

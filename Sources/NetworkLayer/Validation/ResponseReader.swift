@@ -18,13 +18,13 @@ enum ResponseReader {
     for endpoint: Endpoint<Response>
   ) throws(NetworkError) -> Response {
     if let readResponse = endpoint.readResponse {
-      return try readResponse(body, response, request, endpoint.credentials)
+      return try readResponse(body, response, request, endpoint.request.credentials)
     }
     do throws(NetworkError) {
       try ResponseValidator().validate(response, body: body, for: endpoint, request: request)
       return try value(of: body, response: response, for: endpoint)
     } catch {
-      throw RequestSecrets(request: request, credentials: endpoint.credentials).scrub(error)
+      throw RequestSecrets(request: request, credentials: endpoint.request.credentials).scrub(error)
     }
   }
 
@@ -37,7 +37,7 @@ enum ResponseReader {
     guard body.isEmpty || !endpoint.expectsContent else { return try endpoint.decode(body) }
     let emptyIsNormal =
       !endpoint.expectsContent || endpoint.emptyBodyIsValue || [204, 205].contains(response.statusCode)
-      || endpoint.method == .head
+      || endpoint.request.method == .head
     guard emptyIsNormal, let value = endpoint.emptyResponseValue else { throw .noData }
     return value
   }

@@ -25,8 +25,8 @@ struct ResponseValidator: Sendable {
     for endpoint: Endpoint<Response>,
     request: URLRequest
   ) throws(NetworkError) {
-    guard endpoint.acceptableStatusCodes.contains(response.statusCode) else {
-      let secrets = RequestSecrets(request: request, credentials: endpoint.credentials)
+    guard endpoint.request.acceptableStatusCodes.contains(response.statusCode) else {
+      let secrets = RequestSecrets(request: request, credentials: endpoint.request.credentials)
       if RefusalBody.statuses.contains(response.statusCode),
         let refusal = RefusalBody.read(
           body, contentType: response.value(forHTTPHeaderField: "Content-Type"), secrets: secrets)
@@ -39,14 +39,14 @@ struct ResponseValidator: Sendable {
     guard !body.isEmpty, endpoint.expectsContent else { return }
     let declared = response.value(forHTTPHeaderField: "Content-Type")
     // Tuning: the type asked for, declared exactly, needs no parsing (see the performance article).
-    if let declared, MediaType.declares(declared, exactly: endpoint.accept) { return }
-    let accepted = MediaType.ranges(inAccept: endpoint.accept)
+    if let declared, MediaType.declares(declared, exactly: endpoint.request.accept) { return }
+    let accepted = MediaType.ranges(inAccept: endpoint.request.accept)
     // `*/*` takes anything, also a body that declares no type at all.
     guard !accepted.isEmpty, !accepted.contains(where: { $0.type == "*" }) else { return }
     guard let received = declared.flatMap(MediaType.effective(inContentType:)),
       accepted.contains(where: { $0.admits(received) })
     else {
-      throw .unacceptableContentType(received: declared, accepted: endpoint.accept)
+      throw .unacceptableContentType(received: declared, accepted: endpoint.request.accept)
     }
   }
 

@@ -24,7 +24,7 @@ import LayeredSupport
 /// An app adds its backend's own names with ``addCredentialNames(_:)`` and
 /// ``addCredentialHeaders(_:)``. What the request itself carried is also removed by value,
 /// wherever it is echoed (see ``RequestSummary`` and ``NetworkError``), not only where a name
-/// announces it, and so is every value its endpoint lists in ``Endpoint/credentials``.
+/// announces it, and so is every value its endpoint lists in ``EndpointRequest/credentials``.
 public enum Redactor {
   /// What replaces a secret.
   public static let placeholder = "<redacted>"
