@@ -73,7 +73,8 @@ final class MonitoredCall: Sendable {
   /// built, one made from the endpoint.
   private func latestSummary<Response>(_ endpoint: Endpoint<Response>) -> RequestSummary {
     state.withLock { $0.summary }
-      ?? RequestSummary(callID: id, attempt: 0, method: endpoint.request.method.rawValue, path: endpoint.request.path)
+      ?? RequestSummary(
+        callID: id, attempt: 0, method: endpoint.request.method.rawValue, path: endpoint.request.path)
   }
 
   private func report(_ event: NetworkEvent) {

@@ -34,4 +34,33 @@ struct BaseURLParts: Sendable {
     guard let origin = components.string else { return nil }
     self.origin = origin
   }
+
+  /// The URL of `path` below the base, each segment percent-encoded as one segment, the base's
+  /// query before `query`'s items, and the base's fragment kept.
+  func url(appending path: [String], endsWithSlash: Bool, query: [URLQueryItem]) throws(NetworkError) -> URL {
+    var text = origin + self.path
+    for segment in path {
+      guard !segment.isEmpty else { throw .invalidURL("empty path segment") }
+      text += "/"
+      text += PercentEncoding.segment(segment)
+    }
+    // The endpoint's trailing slash, or the base URL's when the endpoint adds no segment.
+    if endsWithSlash || (path.isEmpty && (self.path.isEmpty || self.endsWithSlash)) {
+      text += "/"
+    }
+    if let baseQuery = self.query {
+      text += "?"
+      text += baseQuery
+      if !baseQuery.isEmpty && !query.isEmpty { text += "&" }
+    } else if !query.isEmpty {
+      text += "?"
+    }
+    PercentEncoding.append(query, formEncodedTo: &text)
+    if let fragment {
+      text += "#"
+      text += fragment
+    }
+    guard let url = URL(string: text) else { throw .invalidURL("could not form a URL for path \(path)") }
+    return url
+  }
 }

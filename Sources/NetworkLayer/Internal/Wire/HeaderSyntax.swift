@@ -1,6 +1,15 @@
 /// Byte-level checks of the request line and header fields (RFC 9110 §5.6.2), over UTF-8
 /// without building a `CharacterSet` per call: request building runs once per attempt.
 enum HeaderSyntax {
+  /// Throws ``NetworkError/invalidRequest(_:)`` unless `name` is a token and `value` is safe.
+  /// The value is never echoed: it may be a credential.
+  static func validate(name: String, value: String) throws(NetworkError) {
+    guard isToken(name) else { throw .invalidRequest("header name \"\(name)\" is not a valid token") }
+    guard isSafeValue(value) else {
+      throw .invalidRequest("value of header \"\(name)\" contains a line break or NUL")
+    }
+  }
+
   /// Whether `text` is a non-empty RFC 9110 token: a method or a header name.
   static func isToken(_ text: String) -> Bool {
     text.withUTF8Bytes { bytes in !bytes.isEmpty && bytes.allSatisfy(isTokenByte) }
