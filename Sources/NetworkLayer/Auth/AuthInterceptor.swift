@@ -23,17 +23,9 @@ public final class AuthInterceptor: RequestInterceptor {
   private let coordinator: RefreshCoordinator
   private let events = EventBroadcaster<SessionEvent>()
 
-  /// Creates the interceptor.
-  ///
-  /// - Parameters:
-  ///   - store: where the tokens live; the interceptor reads, replaces and clears them.
-  ///   - refresher: renews the tokens; it must not send through this interceptor.
-  ///   - leeway: a token expiring within this time counts as expired.
-  ///   - maximumRefreshes: refreshes allowed within `refreshWindow`.
-  ///   - refreshWindow: the window for `maximumRefreshes`.
-  ///   - refreshDeadline: how long one refresh may take before it counts as failed.
-  ///   - monitors: receive the refresh events.
-  ///   - now: the current time; tests pass a fixed one.
+  /// Creates the interceptor over the tokens in `store`, renewed by `refresher` (which must not
+  /// send through this interceptor). A token expiring within `leeway` counts as expired;
+  /// `refreshDeadline` bounds one refresh; `monitors` hear the refresh events.
   public init(
     store: any TokenStore,
     refresher: any TokenRefresher,
@@ -69,18 +61,8 @@ public final class AuthInterceptor: RequestInterceptor {
   }
 
   /// Signs `request` with the current bearer token when its endpoint requires authentication,
-  /// after waiting for a refresh if the token is known to be expired.
-  ///
-  /// Whatever `Authorization` the endpoint set is removed first, so an authenticated request
-  /// carries only the session's token, and none at all to another origin.
-  ///
-  /// - Parameters:
-  ///   - request: the request about to be sent.
-  ///   - context: the call the request belongs to.
-  /// - Returns: `request`, signed when its endpoint requires authentication.
-  /// - Throws: ``NetworkError/unauthorized`` without stored tokens, the refresh's error when the
-  ///   token could not be renewed, or ``NetworkError/cancelled`` / ``NetworkError/timeout`` when
-  ///   the call ends while it waits for a refresh.
+  /// refreshing first a token known to be expired. Throws ``NetworkError/unauthorized`` without
+  /// stored tokens, or the refresh's error.
   public func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
     guard context.requiresAuthentication else { return request }
     var request = request
@@ -95,17 +77,9 @@ public final class AuthInterceptor: RequestInterceptor {
     return request
   }
 
-  /// Answers a 401 on an authenticated endpoint: retry at once with a newer token (refreshing
-  /// once for everyone if needed), or fail when the request was already retried for
-  /// authentication or the refresh failed.
-  ///
-  /// - Parameters:
-  ///   - failure: the attempt that failed.
-  ///   - context: the call the attempt belongs to.
-  /// - Returns: ``RetryDecision/retryNow`` once a current token is available,
-  ///   ``RetryDecision/fail(_:)`` with ``NetworkError/unauthorized`` after a second 401 or with
-  ///   the refresh's error, and ``RetryDecision/doNotRetry`` for anything but a 401 on an
-  ///   authenticated endpoint.
+  /// Answers a 401 on an authenticated endpoint: ``RetryDecision/retryNow`` once a newer token
+  /// is available (refreshing once for everyone if needed), or ``RetryDecision/fail(_:)`` after a
+  /// second 401 or with the refresh's error.
   public func retry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {
     guard context.requiresAuthentication, case .badStatus(401, _) = failure.error else {
       return .doNotRetry

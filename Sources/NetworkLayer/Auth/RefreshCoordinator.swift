@@ -2,14 +2,10 @@ import Foundation
 
 /// Decides, for every request at once, which token to send and when to refresh.
 ///
-/// An actor, and the token store is synchronous, so "look at the tokens, then maybe start a
-/// refresh" happens without a suspension point in between: two requests can never both decide to
-/// refresh. At most one refresh is current at a time; everyone who needs fresh tokens meanwhile
-/// waits for it and gets the same outcome, each on its own terms (``RefreshWaiters``): its
-/// cancellation ends its wait while the refresh goes on for the others. How a refresh's end
-/// reaches its waiters, and when it ends the session, is what ``AuthInterceptor`` documents.
-/// New credentials in the store that this coordinator did not see or produce (a login) reset the
-/// refresh window, and a request made after them does not wait for a refresh of older tokens.
+/// An actor over a synchronous token store, so "look at the tokens, then maybe refresh" has no
+/// suspension point in between: two requests can never both decide to refresh. Everyone who
+/// needs fresh tokens meanwhile waits for the one refresh, each free to stop at its own deadline
+/// (``RefreshWaiters``). New credentials it did not produce (a login) reset the refresh window.
 actor RefreshCoordinator {
   struct Policy: Sendable {
     var leeway: TimeInterval
@@ -42,10 +38,7 @@ actor RefreshCoordinator {
   /// The tokens this coordinator last read from the store or saved to it: stored tokens that
   /// differ were put there by someone else, a login.
   private var known: AuthTokens?
-  /// The tokens whose refresh ended the session, and the error that ended it: a request that
-  /// was sent with that access token and is rejected after the session ended gets the same error
-  /// as the requests that waited for the refresh. Kept as ``AuthTokens``, whose mirror hides
-  /// them, so `dump` of an interceptor shows no token.
+  /// The tokens whose refresh ended the session, and why: a late 401 for them gets that error.
   private var endedSession: (tokens: AuthTokens, error: NetworkError)?
 
   init(
@@ -75,10 +68,8 @@ actor RefreshCoordinator {
     return try await startRefresh(from: tokens).waiters.wait().get()
   }
 
-  /// The tokens to retry with after the server rejected `rejectedAccessToken`.
-  ///
-  /// If the stored token is already a different one (someone refreshed while this request was
-  /// on the wire), it is returned without a refresh; otherwise one refresh runs for everyone.
+  /// The tokens to retry with after the server rejected `rejectedAccessToken`: the stored ones if
+  /// they are already newer, else those of one refresh for everyone.
   func tokensAfterRejection(of rejectedAccessToken: String?) async throws(NetworkError) -> AuthTokens {
     let stored = readStore()
     if let inFlight { return try await inFlight.waiters.wait().get() }
@@ -176,9 +167,8 @@ actor RefreshCoordinator {
     return error.status.map(rejectingStatuses.contains) ?? false
   }
 
-  /// What waiters are told when the refresh failed but the session stays: a failure of the
-  /// refresh, never one that reads as their own request's. A refresher that gave up on its own did
-  /// not finish in time, as far as its waiters can tell; they were not cancelled.
+  /// What waiters are told when the refresh failed but the session stays: never an error that
+  /// reads as their own request's (a refresher that gave up did not finish in time).
   private static func transientFailure(_ error: NetworkError) -> NetworkError {
     if case .cancelled = error { return .refreshUnavailable(.timeout) }
     return .refreshUnavailable(error)

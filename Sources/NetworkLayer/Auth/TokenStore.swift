@@ -2,11 +2,9 @@ import LayeredSupport
 
 /// Keeps the session's tokens.
 ///
-/// The network layer reads and replaces tokens through this role; where they live (memory, a
-/// file, the keychain) is the implementation's business. Methods are synchronous so that the
-/// auth interceptor can read and decide in one step, with no suspension point in which another
-/// request could change the picture; implementations keep them fast (an in-memory copy in front
-/// of any storage).
+/// Where the tokens live (memory, a file, the keychain) is the implementation's business. The
+/// methods are synchronous so the auth interceptor reads and decides with no suspension point in
+/// between; keep them fast (an in-memory copy in front of any storage).
 public protocol TokenStore: Sendable {
   /// The current tokens, or `nil` when signed out.
   var tokens: AuthTokens? { get }

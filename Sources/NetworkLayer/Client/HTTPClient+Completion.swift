@@ -2,8 +2,18 @@
 public struct RequestHandle: Sendable {
   private let task: Task<Void, Never>
 
-  init(task: Task<Void, Never>) {
-    self.task = task
+  /// Runs `work` in a task and hands its outcome to `completion`, once.
+  init<Value>(
+    _ work: @escaping @Sendable () async throws(NetworkError) -> Value,
+    completion: @escaping @Sendable (Result<Value, NetworkError>) -> Void
+  ) {
+    task = Task {
+      do throws(NetworkError) {
+        completion(.success(try await work()))
+      } catch {
+        completion(.failure(error))
+      }
+    }
   }
 
   /// Cancels the request; its completion handler is called with ``NetworkError/cancelled``
@@ -14,43 +24,23 @@ public struct RequestHandle: Sendable {
 }
 
 extension HTTPClient {
-  /// Sends `endpoint` and calls `completion` once with the outcome: the same value or the same
-  /// ``NetworkError`` the async ``send(_:)`` gives, because it is that call underneath.
-  ///
-  /// For code that is not async yet. `completion` runs on an arbitrary thread.
+  /// Sends `endpoint` and calls `completion` once, on an arbitrary thread, with what the async
+  /// ``send(_:)`` gives, because it is that call underneath. For code that is not async yet.
   @discardableResult
   public func send<Response>(
     _ endpoint: Endpoint<Response>,
     completion: @escaping @Sendable (Result<Response, NetworkError>) -> Void
   ) -> RequestHandle {
-    RequestHandle(
-      task: Task {
-        do throws(NetworkError) {
-          completion(.success(try await send(endpoint)))
-        } catch {
-          completion(.failure(error))
-        }
-      }
-    )
+    RequestHandle({ () async throws(NetworkError) in try await send(endpoint) }, completion: completion)
   }
-}
 
-extension HTTPClient {
-  /// Sends `endpoint` and calls `completion` once with the value and its response's details:
-  /// the outcome of the async ``response(for:)``, because it is that call underneath.
+  /// Sends `endpoint` and calls `completion` once with what the async ``response(for:)`` gives.
   @discardableResult
   public func response<Response>(
     for endpoint: Endpoint<Response>,
     completion: @escaping @Sendable (Result<HTTPResponse<Response>, NetworkError>) -> Void
   ) -> RequestHandle {
     RequestHandle(
-      task: Task {
-        do throws(NetworkError) {
-          completion(.success(try await response(for: endpoint)))
-        } catch {
-          completion(.failure(error))
-        }
-      }
-    )
+      { () async throws(NetworkError) in try await response(for: endpoint) }, completion: completion)
   }
 }

@@ -22,18 +22,10 @@ public struct URLSessionHTTPClient: HTTPClient {
   private let maximumResponseSize: Int
   private let clock: any Clock<Duration>
 
-  /// Creates a client for the API at `baseURL` that sends its requests through `transport`.
-  ///
-  /// - Parameters:
-  ///   - baseURL: the API's root; endpoint paths are joined to it, keeping its own path.
-  ///   - transport: what carries the requests: a ``URLSessionTransport``, or an in-process one.
-  ///   - interceptors: the chain that adapts requests and decides retries, in order.
-  ///   - monitors: receivers of ``NetworkEvent``s.
-  ///   - defaultDeadline: the deadline of endpoints that do not set their own (see
-  ///     ``EndpointRequest/deadline`` for one of zero or less, or more than a year).
-  ///   - clock: the clock for deadlines and retry waits; tests pass a manual one.
-  ///   - maximumResponseSize: the largest response body, in bytes, of endpoints that do not set
-  ///     their own (``EndpointRequest/maximumResponseSize``); see ``defaultMaximumResponseSize``.
+  /// Creates a client for the API at `baseURL` (its own path kept) that sends through
+  /// `transport`, adapting and retrying with `interceptors` in order. `defaultDeadline` and
+  /// `maximumResponseSize` apply to endpoints that set none; `clock` times deadlines and retry
+  /// waits (tests pass a manual one).
   public init(
     baseURL: URL,
     transport: any HTTPTransport,
@@ -72,13 +64,9 @@ public struct URLSessionHTTPClient: HTTPClient {
   }
 
   /// Sends `endpoint` through the interceptors, with retries, within its deadline, and returns
-  /// its decoded response.
-  ///
-  /// - Parameter endpoint: what to request and how to read the answer.
-  /// - Returns: the decoded response of the attempt that succeeded.
-  /// - Throws: ``NetworkError/timeout`` at the deadline, ``NetworkError/cancelled`` when the
-  ///   calling task is cancelled, or the error of the last failed attempt (or the one an
-  ///   interceptor chose).
+  /// its decoded response. Throws ``NetworkError/timeout`` at the deadline,
+  /// ``NetworkError/cancelled`` when the caller is cancelled, or the last attempt's error (or
+  /// the one an interceptor chose).
   public func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
     let call = monitors.isEmpty ? nil : MonitoredCall.start(monitors: monitors)
     let deadline = endpoint.request.deadline.map(DeadlineLength.init) ?? defaultDeadline
@@ -145,7 +133,7 @@ public struct URLSessionHTTPClient: HTTPClient {
           acceptableStatusCodes: endpoint.request.acceptableStatusCodes, scope: scope)
         call?.responseReceived(response, bodyByteCount: body.count)
         do throws(NetworkError) {
-          return try ResponseReader.read(body, response: response, request: request, for: endpoint)
+          return try ResponseValidator.read(body, response: response, request: request, for: endpoint)
         } catch {
           failure = AttemptFailure(error: error, request: request, response: response)
         }
@@ -216,11 +204,8 @@ public struct URLSessionHTTPClient: HTTPClient {
     return request
   }
 
-  /// Waits `delay` on the client's clock before a retry.
-  ///
-  /// A delay comes from an interceptor, and through `RetryPolicy` from a server's `Retry-After`,
-  /// so it may be longer than `ContinuousClock` can count, which traps. No wait needs to be
-  /// longer than the longest deadline: the call's own deadline ends it first.
+  /// Waits `delay` on the client's clock before a retry. A server's `Retry-After` may be longer
+  /// than the clock can count, which traps; the call's deadline ends any wait first anyway.
   private func pause(for delay: Duration, scope: CallScope) async throws(NetworkError) {
     let clock = self.clock
     let delay = min(delay, DeadlineLength.longest)

@@ -1,9 +1,7 @@
 /// An HTTP request method.
 ///
-/// A struct rather than an enum so that an app can name a method this package does not list,
-/// without a fork. A name that is not an RFC 9110 token (a space, CR or LF, say) fails the
-/// request with ``NetworkError/invalidRequest(_:)`` before anything is sent, so a method can
-/// never forge the request line or a header.
+/// A struct rather than an enum, so an app can name a method this package does not list. A name
+/// that is not an RFC 9110 token fails with ``NetworkError/invalidRequest(_:)`` before sending.
 public struct HTTPMethod: RawRepresentable, Sendable, Hashable {
   /// The method as it goes on the wire, in upper case.
   public let rawValue: String

@@ -3,12 +3,9 @@ public import Foundation
 /// Every way a request can fail, as the network layer sees it.
 ///
 /// Thrown with typed throws by every client call. Cases carry only what helps a developer or a
-/// retry decision: a status code, a short excerpt of an error body, a coding path and the
-/// decoder's reason, a `URLError` code. They never carry request headers or bodies, and every
-/// text taken from a response has credential fields redacted and the request's own secrets
-/// (its token, password, API key, cookies, credential query values) removed by value, so a
-/// description can be logged without leaking a token or a password even when the server echoes
-/// the request.
+/// retry decision, never request headers or bodies, and every text taken from a response has
+/// credentials removed, by name and by value: a description can be logged even when the server
+/// echoes the request.
 public enum NetworkError: Error, Sendable, Hashable {
   /// The endpoint and base URL do not form a valid URL.
   case invalidURL(String)
@@ -20,8 +17,7 @@ public enum NetworkError: Error, Sendable, Hashable {
   case badStatus(code: Int, bodyExcerpt: String?)
   /// The server refused the request as it was (400, 409 or 422) and said why in a body the
   /// client could read (RFC 9457 problem details, or `{"field": ["message"]}`): a sentence for a
-  /// person, if any, and what is wrong with each field, keyed by field name. Credentials are
-  /// redacted from both.
+  /// person, if any, and the errors of each field, credentials redacted.
   case refused(status: Int, message: String?, fieldErrors: [String: [String]])
   /// The body's `Content-Type` is not one the endpoint accepts (`nil`: none was sent).
   case unacceptableContentType(received: String?, accepted: String)
@@ -42,14 +38,12 @@ public enum NetworkError: Error, Sendable, Hashable {
   /// The server rejected the refresh token, so the session has ended: the stored tokens have
   /// been cleared. `reason` describes the refresh call's own failure.
   case refreshFailed(reason: String)
-  /// The session's tokens could not be refreshed for a reason that does not end the session
-  /// (offline, a server error, a misconfigured refresh endpoint, the refresh's deadline): the
-  /// tokens are kept and the next request refreshes again. The associated error is the refresh
-  /// call's own failure, never the status of the request that waited for it.
+  /// The tokens could not be refreshed for a reason that does not end the session (offline, a
+  /// server error, the refresh's deadline); the next request refreshes again. The associated
+  /// error is the refresh call's own failure, never that of the request that waited for it.
   indirect case refreshUnavailable(NetworkError)
-  /// Tokens were refreshed more often than allowed in a short window: the server keeps rejecting
-  /// fresh tokens, and the client stops instead of looping. The session has ended: the stored
-  /// tokens have been cleared.
+  /// Tokens were refreshed more often than allowed in a short window, so the client stopped
+  /// instead of looping; the session has ended and the stored tokens have been cleared.
   case excessiveRefresh
   /// The response body was larger than `limit` bytes (announced by `Content-Length` or counted
   /// while it arrived); the transfer was stopped there.
@@ -57,9 +51,7 @@ public enum NetworkError: Error, Sendable, Hashable {
 }
 
 extension NetworkError: CustomStringConvertible {
-  /// A one-line account of the failure for logs and error messages: what happened in words, with
-  /// the status or transport code where there is one. Safe to log: it holds only what the case
-  /// carries, which is redacted before the error is made.
+  /// A one-line account of the failure in words, with its status or code; safe to log.
   public var description: String {
     switch self {
     case .invalidURL(let detail): "invalid URL: \(detail)"
@@ -87,27 +79,19 @@ extension NetworkError: CustomStringConvertible {
 }
 
 extension NetworkError: LocalizedError {
-  /// The ``description``, so that `localizedDescription`, which alerts and logs often read, says
-  /// what happened instead of Foundation's "The operation could not be completed
-  /// (NetworkLayer.NetworkError error 5.)". Equally safe to log.
+  /// The ``description``, so that `localizedDescription` says what happened.
   public var errorDescription: String? { description }
 }
 
 extension NetworkError {
   /// The sentence for a person that the server put in its error body, if any: the message of a
-  /// refusal, or the `detail`, `message`, `error` or `title` of a JSON error body. It comes from
-  /// the redacted excerpt, so it holds no credential.
+  /// refusal, or the `detail`, `message`, `error` or `title` of a JSON error body, from the
+  /// redacted excerpt.
   public var serverSentence: String? {
     switch self {
-    case .refused(_, let message, _):
-      return message
-    case .badStatus(_, let excerpt?):
-      guard let object = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
-        return nil
-      }
-      return ["detail", "message", "error", "title"].lazy.compactMap { object[$0] as? String }.first
-    default:
-      return nil
+    case .refused(_, let message, _): message
+    case .badStatus(_, let excerpt?): RefusalBody.sentence(inExcerpt: excerpt)
+    default: nil
     }
   }
 

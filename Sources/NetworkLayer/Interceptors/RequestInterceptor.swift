@@ -21,22 +21,11 @@ public protocol RequestInterceptor: Sendable {
 
 extension RequestInterceptor {
   /// Leaves the request as it is, for interceptors that only decide retries.
-  ///
-  /// - Parameters:
-  ///   - request: the request about to be sent.
-  ///   - context: the call the request belongs to.
-  /// - Returns: `request`, unchanged.
-  /// - Throws: never; the signature is the protocol's.
   public func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
     request
   }
 
   /// Leaves the decision to the next interceptor, for interceptors that only adapt requests.
-  ///
-  /// - Parameters:
-  ///   - failure: the attempt that failed.
-  ///   - context: the call the attempt belongs to.
-  /// - Returns: ``RetryDecision/doNotRetry``.
   public func retry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {
     .doNotRetry
   }

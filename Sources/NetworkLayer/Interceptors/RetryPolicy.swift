@@ -3,32 +3,21 @@ public import Foundation
 /// An interceptor that retries failures which are likely to be transient, waiting a little longer
 /// each time, and only for requests that are safe to send again.
 ///
-/// After a failed attempt it answers ``RetryDecision/doNotRetry`` when any of these holds:
-/// - ``maxAttempts`` attempts have been made;
-/// - the request is not idempotent (``RequestContext/isIdempotent``, which already includes an
-///   endpoint's explicit opt-in), because a second `POST` may do the work twice;
-/// - the error is not a ``NetworkError/badStatus(code:bodyExcerpt:)`` in ``retryableStatusCodes``
-///   or a ``NetworkError/transport(code:)`` in ``retryableTransportCodes``. So `cancelled` (the
-///   caller left), `timeout` (the client's own overall deadline has passed, and another attempt
-///   cannot beat it), `unauthorized`, `refreshFailed`, `excessiveRefresh`, decoding and content
-///   errors are never retried;
-/// - any failure of the call so far is `refreshFailed` or `excessiveRefresh`: the session is gone,
-///   and repeating the request cannot bring it back;
-/// - the server sent a `Retry-After` longer than ``maxRetryAfter``.
-///
-/// Otherwise it answers ``RetryDecision/retry(after:)``, never ``RetryDecision/retryNow``, so the
-/// decision has one shape; the delay may be `.zero`. The delay is the server's `Retry-After` when
-/// it is valid (see ``RetryAfter``), else ``backoff(forRetry:)``.
+/// It does not retry once ``maxAttempts`` attempts have been made; a request that is not
+/// idempotent (a second `POST` may do the work twice); an error other than a status in
+/// ``retryableStatusCodes`` or a transport code in ``retryableTransportCodes`` (so never
+/// `cancelled`, `timeout`, `unauthorized`, or a decoding error); a call whose session has ended
+/// (`refreshFailed`, `excessiveRefresh`); or a `Retry-After` longer than ``maxRetryAfter``.
+/// Otherwise it answers ``RetryDecision/retry(after:)`` with the server's valid `Retry-After`
+/// (see ``RetryAfter``), or else ``backoff(forRetry:)``.
 public struct RetryPolicy: RequestInterceptor {
   /// The statuses retried by default: request timeout, too many requests, and the server errors
   /// that mean "not now" (500, 502, 503, 504). 501 is absent: "not implemented" does not change.
   public static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
 
   /// The `URLError.Code` raw values retried by default: failures to reach the host or losing the
-  /// connection, which say nothing about the request itself. `badServerResponse` (−1011) is what
-  /// this toolchain reports when the server closes the connection before any response, just as
-  /// `networkConnectionLost` is for a reset or a body cut short of its `Content-Length`: for an
-  /// idempotent request all of them are safe to repeat.
+  /// connection, which say nothing about the request itself. (`badServerResponse` is what this
+  /// toolchain reports when the server closes the connection before any response.)
   public static let defaultRetryableTransportCodes: Set<Int> = [
     URLError.Code.timedOut.rawValue,
     URLError.Code.networkConnectionLost.rawValue,
@@ -46,9 +35,8 @@ public struct RetryPolicy: RequestInterceptor {
   public var baseDelay: Duration
   /// The largest backoff ceiling. Default 10 s.
   public var maxDelay: Duration
-  /// The longest `Retry-After` the policy honours. A longer one ends the retries rather than
-  /// being shortened, because retrying earlier than the server asked would only be refused
-  /// again. Default 60 s.
+  /// The longest `Retry-After` the policy honours; a longer one ends the retries, since retrying
+  /// earlier than the server asked would be refused again. Default 60 s.
   public var maxRetryAfter: Duration
   /// The HTTP statuses worth retrying. Default ``defaultRetryableStatusCodes``.
   public var retryableStatusCodes: Set<Int>
@@ -58,19 +46,9 @@ public struct RetryPolicy: RequestInterceptor {
   private let random: @Sendable (ClosedRange<Double>) -> Double
   private let now: @Sendable () -> Date
 
-  /// Creates a policy; every parameter has the default documented on its property.
-  ///
-  /// - Parameters:
-  ///   - maxAttempts: see ``maxAttempts``.
-  ///   - baseDelay: see ``baseDelay``.
-  ///   - maxDelay: see ``maxDelay``.
-  ///   - maxRetryAfter: see ``maxRetryAfter``.
-  ///   - retryableStatusCodes: see ``retryableStatusCodes``.
-  ///   - retryableTransportCodes: see ``retryableTransportCodes``.
-  ///   - random: Draws the jittered backoff from a range of seconds. The default is
-  ///     `Double.random(in:)`; tests pass a fixed answer. A result outside the range is clamped
-  ///     into it.
-  ///   - now: The current time, used to turn a `Retry-After` date into a delay. Default `Date()`.
+  /// Creates a policy; every parameter has the default documented on its property. `random`
+  /// draws the jittered backoff from a range of seconds (a result outside it is clamped), and
+  /// `now` turns a `Retry-After` date into a delay; tests pass fixed answers.
   public init(
     maxAttempts: Int = 3,
     baseDelay: Duration = .milliseconds(200),
@@ -91,8 +69,8 @@ public struct RetryPolicy: RequestInterceptor {
     self.now = now
   }
 
-  /// Decides as described on ``RetryPolicy``. Pure apart from `random` and `now`: it keeps no
-  /// state between calls, so one policy can serve any number of concurrent calls.
+  /// Decides as described on ``RetryPolicy``, keeping no state: one policy serves any number of
+  /// concurrent calls.
   public func retry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {
     guard context.attempt < maxAttempts,
       context.isIdempotent,
@@ -106,20 +84,15 @@ public struct RetryPolicy: RequestInterceptor {
     return .retry(after: backoff(forRetry: context.attempt))
   }
 
-  /// The wait before retry number `retry` (1 for the first retry, after the first failure), with
-  /// full jitter: a random duration between zero and a ceiling of `min(maxDelay, baseDelay ×
-  /// 2^(retry − 1))`.
-  ///
-  /// Full jitter rather than a fixed delay spreads out clients that failed together, so they do
-  /// not come back together. Never negative, never above ``maxDelay``, never overflows however
-  /// large `retry` is; a `retry` below 1 is treated as 1.
+  /// The wait before retry number `retry` (1 for the first): a random duration between zero and
+  /// `min(maxDelay, baseDelay × 2^(retry − 1))`. Full jitter spreads out clients that failed
+  /// together. Never negative, never above ``maxDelay``, never overflows; below 1 counts as 1.
   public func backoff(forRetry retry: Int) -> Duration {
     let ceiling = backoffCeiling(forRetry: retry)
     let upper = Self.seconds(of: ceiling)
     guard upper > 0 else { return .zero }
     let drawn = random(0...upper)
-    // Returning the bounds themselves, and otherwise scaling the exact ceiling rather than
-    // converting seconds back to a duration, keeps the result exact at both ends of the range.
+    // Scaling the exact ceiling keeps the result exact at both ends of the range.
     guard !drawn.isNaN, drawn > 0 else { return .zero }
     guard drawn < upper else { return ceiling }
     return ceiling * (drawn / upper)
@@ -129,8 +102,7 @@ public struct RetryPolicy: RequestInterceptor {
     let cap = max(maxDelay, .zero)
     var ceiling = min(max(baseDelay, .zero), cap)
     var doublings = max(retry - 1, 0)
-    // Comparing with what is left below the cap, instead of doubling first, cannot overflow; the
-    // loop ends within ~128 turns because the ceiling either doubles or reaches the cap.
+    // Comparing with what is left below the cap, instead of doubling first, cannot overflow.
     while doublings > 0, ceiling > .zero, ceiling < cap {
       ceiling = ceiling > cap - ceiling ? cap : ceiling * 2
       doublings -= 1
@@ -142,8 +114,7 @@ public struct RetryPolicy: RequestInterceptor {
     switch error {
     case .badStatus(let code, _): retryableStatusCodes.contains(code)
     case .transport(let code): retryableTransportCodes.contains(code)
-    // Anything else is about the request, the caller or the session, not a passing condition;
-    // `default` keeps a future error case from being retried before someone decides it should.
+    // Anything else is not a passing condition; a future case is not retried until decided.
     default: false
     }
   }

@@ -15,16 +15,9 @@
 /// ✓ #12 GET http://host/todos done in 5.0 ms
 /// ```
 ///
-/// `#12.1` is call 12, attempt 1. Durations are in milliseconds with one decimal below one
-/// second, in seconds with one decimal from one second up.
-///
-/// Guarantees:
-/// - It prints only what the event carries, which is already redacted (see ``Redactor``), and
-///   error text only from `NetworkError.description`; it never describes anything else.
-/// - The sink is called exactly once per event, with all of that event's lines joined by `\n`,
-///   so lines of concurrent calls cannot interleave within an event.
-/// - Control characters in printed values (a line break in a body or an error excerpt) are
-///   escaped (`\n`), so a value can never forge a line of its own.
+/// `#12.1` is call 12, attempt 1. It prints only what the event carries, already redacted, and
+/// calls the sink once per event, so lines of concurrent calls cannot interleave; a control
+/// character in a value is escaped, so no value can forge a line of its own.
 public struct ConsoleEventMonitor: NetworkEventMonitor {
   /// Whether a started request also shows its (redacted) headers, sorted by name, and body.
   public let verbose: Bool
@@ -32,9 +25,8 @@ public struct ConsoleEventMonitor: NetworkEventMonitor {
   public let prefix: String
   private let sink: @Sendable (String) -> Void
 
-  /// Creates a monitor that writes to `sink`, by default standard output.
-  ///
-  /// `sink` is called synchronously on the client's task, once per event: keep it fast.
+  /// Creates a monitor that writes to `sink` (standard output by default), synchronously on the
+  /// client's task: keep it fast.
   public init(
     verbose: Bool = false,
     prefix: String = "",
@@ -82,8 +74,7 @@ public struct ConsoleEventMonitor: NetworkEventMonitor {
     "#\(summary.callID).\(summary.attempt)"
   }
 
-  // The final lines name the request too: in a log where calls interleave, the outcome of a
-  // call can then be found without tracing its id back to its first line.
+  // A call's last line names the request too, so its outcome is found without tracing the id.
   private func call(_ summary: RequestSummary) -> String {
     "#\(summary.callID) \(LogText.printable(summary.method)) \(LogText.printable(summary.url))"
   }

@@ -6,9 +6,7 @@ import Foundation
 
 /// Something the client did, for logging and metrics.
 ///
-/// Events are built with credentials already redacted (see ``Redactor``): credential headers,
-/// URL user-info, credential query items and body fields never reach a monitor, nor does any
-/// secret the request carried wherever else it appears (an error body that echoes the request),
+/// Events are built with credentials already redacted (see ``Redactor``), by name and by value,
 /// so no monitor can leak them, however it prints.
 public enum NetworkEvent: Sendable {
   /// An attempt is about to be sent.
@@ -21,10 +19,8 @@ public enum NetworkEvent: Sendable {
   case refreshStarted
   /// A token refresh succeeded after `duration`.
   case refreshSucceeded(duration: Duration)
-  /// A token refresh failed after `duration`. The error is ``NetworkError/refreshFailed(reason:)``
-  /// when the server rejected the refresh token and the session has ended; otherwise it is the
-  /// refresh's own failure (``NetworkError/timeout`` at the refresh deadline, a transport error,
-  /// a status), and the session goes on.
+  /// A token refresh failed after `duration`: ``NetworkError/refreshFailed(reason:)`` when the
+  /// session has ended, otherwise the refresh's own failure, and the session goes on.
   case refreshFailed(NetworkError, duration: Duration)
   /// A call failed for good after `duration` (all attempts included).
   case failed(RequestSummary, NetworkError, duration: Duration)
@@ -53,8 +49,7 @@ public struct RequestSummary: Sendable, Hashable {
     self.callID = callID
     self.attempt = attempt
     self.method = request.httpMethod ?? "GET"
-    // Names announce most credentials; the request's own secrets are then removed by value,
-    // in case one also travels under a name that does not announce it.
+    // Names announce most credentials; the request's own secrets then go by value too.
     let secrets = RequestSecrets(request: request, credentials: credentials)
     self.url = secrets.scrub(request.url.map(Redactor.redact(url:)) ?? "(no URL)")
     self.headers = Redactor.redact(headers: request.allHTTPHeaderFields ?? [:]).mapValues {

@@ -4,20 +4,49 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Decides whether an HTTP response is one the endpoint can use.
+/// Decides whether an HTTP response is one the endpoint can use, then reads its value.
 ///
-/// Checks, in order: the status code against the endpoint's acceptable range (a failure carries
-/// the code and a short excerpt of the body, scrubbed of credentials, or, for a 400, 409 or 422
-/// whose body says why in a shape ``RefusalBody`` reads, the server's sentence and field
-/// errors); then, when there is a
-/// body and the endpoint expects content, its `Content-Type` against the endpoint's `Accept`
-/// value (`*/*` accepts any body, declared or not). An endpoint that expects no content
-/// (``NoContent``) ignores the body and its type.
-/// A `Content-Type` sent twice, which Foundation joins as `"a, b"`, is judged by the value that
-/// wins in HTTP: the last valid one (see ``MediaType/effective(inContentType:)``).
+/// Checks, in order: the status against the endpoint's acceptable range (a failure carries the
+/// code and a short, scrubbed excerpt of the body, or, for a refusal whose body says why, the
+/// server's sentence and field errors); then, when there is a body the endpoint expects, its
+/// `Content-Type` against the endpoint's `Accept` (`*/*` accepts any). Every error
+/// ``read(_:response:request:for:)`` throws has been scrubbed of the request's secrets (see
+/// ``RequestSecrets``), because a server may echo the request.
 struct ResponseValidator: Sendable {
   /// The most characters of an error body kept in ``NetworkError/badStatus(code:bodyExcerpt:)``.
   static let excerptLength = 200
+
+  /// The endpoint's value in `body`, once `response` is validated.
+  static func read<Response>(
+    _ body: Data,
+    response: HTTPURLResponse,
+    request: URLRequest,
+    for endpoint: Endpoint<Response>
+  ) throws(NetworkError) -> Response {
+    if let readResponse = endpoint.readResponse {
+      return try readResponse(body, response, request, endpoint.request.credentials)
+    }
+    do throws(NetworkError) {
+      try ResponseValidator().validate(response, body: body, for: endpoint, request: request)
+      return try value(of: body, response: response, for: endpoint)
+    } catch {
+      throw RequestSecrets(request: request, credentials: endpoint.request.credentials).scrub(error)
+    }
+  }
+
+  private static func value<Response>(
+    of body: Data,
+    response: HTTPURLResponse,
+    for endpoint: Endpoint<Response>
+  ) throws(NetworkError) -> Response {
+    // An endpoint that expects no content ignores whatever body it gets.
+    guard body.isEmpty || !endpoint.expectsContent else { return try endpoint.decode(body) }
+    let emptyIsNormal =
+      !endpoint.expectsContent || endpoint.emptyBodyIsValue || [204, 205].contains(response.statusCode)
+      || endpoint.request.method == .head
+    guard emptyIsNormal, let value = endpoint.emptyResponseValue else { throw .noData }
+    return value
+  }
 
   func validate<Response>(
     _ response: HTTPURLResponse,

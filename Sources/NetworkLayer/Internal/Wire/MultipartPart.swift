@@ -69,4 +69,29 @@ public struct MultipartPart: Sendable, Hashable {
     }
     return result
   }
+
+  /// A boundary that occurs in none of `parts`' bytes, so none of them can end its part early.
+  static func boundary(avoiding parts: [MultipartPart]) -> String {
+    while true {
+      let random = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+      let boundary = "layered-\(random)"
+      let bytes = Data(boundary.utf8)
+      if !parts.contains(where: { $0.data.range(of: bytes) != nil }) { return boundary }
+    }
+  }
+
+  /// The body of `parts` between `boundary` delimiters.
+  static func body(of parts: [MultipartPart], boundary: String) throws(NetworkError) -> Data {
+    let delimiter = Data("--\(boundary)\r\n".utf8)
+    var body = Data()
+    body.reserveCapacity(parts.reduce(0) { $0 + $1.data.count + 256 } + boundary.utf8.count + 8)
+    for part in parts {
+      body.append(delimiter)
+      body.append(try part.header())
+      body.append(part.data)
+      body.append(Data("\r\n".utf8))
+    }
+    body.append(Data("--\(boundary)--\r\n".utf8))
+    return body
+  }
 }

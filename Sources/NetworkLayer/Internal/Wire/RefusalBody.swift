@@ -45,6 +45,15 @@ enum RefusalBody {
     return (sentence.map { secrets.scrub($0) }, Dictionary(scrubbed, uniquingKeysWith: +))
   }
 
+  /// The `detail`, `message`, `error` or `title` of a JSON error body's excerpt: any error body,
+  /// not only a refusal's, so `title` here is a sentence rather than a field.
+  static func sentence(inExcerpt excerpt: String) -> String? {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
+      return nil
+    }
+    return ["detail", "message", "error", "title"].lazy.compactMap { object[$0] as? String }.first
+  }
+
   /// Keys whose text is about the whole form in the framework shape, the most specific first.
   private static let sentenceKeys = ["detail", "non_field_errors", "message", "error"]
   /// Keys whose value lists the field errors, in either form ``fields(in:)`` reads.
