@@ -24,15 +24,8 @@ public final class FileTokenStore: TokenStore {
 
   private let storage: PersistedValue<AuthTokens>
 
-  /// Creates the store on the file at `fileURL` and loads it now.
-  ///
-  /// `fileURL` must be a file URL; anything else is a programming error and traps.
-  ///
-  /// - Parameters:
-  ///   - fileURL: where the tokens are kept.
-  ///   - onFailure: told about every refusal, read, decode, write or delete that fails,
-  ///     holding no lock, so it may use this store. Failures of the initial load are reported by
-  ///     the initialiser before it returns; those of writes on the store's private queue.
+  /// Creates the store on the file at `fileURL` (a file URL, or it traps) and loads it now.
+  /// `onFailure` hears every refusal, read, decode, write or delete that fails, holding no lock.
   public init(fileURL: URL, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }) {
     storage = PersistedValue(
       fileURL: fileURL,
@@ -47,8 +40,6 @@ public final class FileTokenStore: TokenStore {
   public var tokens: AuthTokens? { storage.value }
 
   /// Replaces the tokens at once (``tokens`` returns them immediately); the file follows behind.
-  ///
-  /// - Parameter tokens: the tokens of a login or a refresh.
   public func save(_ tokens: AuthTokens) { storage.set(tokens) }
 
   /// Forgets the tokens at once (``tokens`` returns `nil` immediately); the file is deleted

@@ -23,15 +23,8 @@ public final class FileTodoCache: TodoCache {
 
   private let storage: PersistedValue<[Todo]>
 
-  /// Creates the cache on the file at `fileURL` and loads it now.
-  ///
-  /// `fileURL` must be a file URL; anything else is a programming error and traps.
-  ///
-  /// - Parameters:
-  ///   - fileURL: where the list is kept.
-  ///   - onFailure: told about every refusal, read, decode, write or delete that fails,
-  ///     holding no lock, so it may use this cache. Failures of the initial load are reported by
-  ///     the initialiser before it returns; those of writes on the cache's private queue.
+  /// Creates the cache on the file at `fileURL` (a file URL, or it traps) and loads it now.
+  /// `onFailure` hears every refusal, read, decode, write or delete that fails, holding no lock.
   public init(fileURL: URL, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }) {
     storage = PersistedValue(
       fileURL: fileURL,
@@ -48,16 +41,12 @@ public final class FileTodoCache: TodoCache {
   /// The list last saved or updated, or `nil` when nothing is cached; never waits for the disk.
   public func load() -> [Todo]? { storage.value }
 
-  /// Replaces the cached list at once; the file follows behind (see the type's guarantees).
-  ///
-  /// - Parameter todos: the list to keep.
+  /// Replaces the cached list at once; the file follows behind.
   public func save(_ todos: [Todo]) { storage.set(todos) }
 
-  /// Replaces the cached list with what `change` makes of it, in one step, so concurrent updates
-  /// never lose one another; the file follows behind.
-  ///
-  /// - Parameter change: makes the new list (`nil`: nothing cached) from the current one. It runs
-  ///   while the cache is locked, so it must not use the cache.
+  /// Replaces the cached list with what `change` makes of it (`nil`: nothing cached) in one step,
+  /// so concurrent updates never lose one another. `change` runs under the lock: it must not use
+  /// the cache.
   public func update(_ change: ([Todo]?) -> [Todo]?) {
     storage.update { $0 = change($0) }
   }

@@ -2,12 +2,9 @@ public import Foundation
 
 /// Everything that can go wrong, phrased the way a screen needs it.
 ///
-/// Each case says what a person can be told (``message``) and whether trying the same
-/// thing again can help (``isRetryable``). Lower layers translate their own errors into
-/// these cases exactly once, at the edge of the data layer, so nothing above it ever
-/// sees a transport or decoding detail.
-///
-/// Descriptions never include credentials or tokens: the cases carry no such values.
+/// Each case says what a person can be told (``message``) and whether trying again can help
+/// (``isRetryable``). The data layer translates lower errors into these cases exactly once, so
+/// nothing above it sees a transport detail. The cases carry no credentials.
 public enum DomainError: Error, Sendable, Hashable {
   /// The username or password was not accepted; `serverMessage` is the server's own sentence,
   /// when it gave one and the login contract reads it (see ``serverMessage``).
@@ -28,8 +25,7 @@ public enum DomainError: Error, Sendable, Hashable {
   case forbidden(serverMessage: String?)
   /// The server failed; `status` is its HTTP status code when there was one.
   case server(status: Int?)
-  /// The server answered with something that is not a valid value of the expected kind.
-  /// `reason` is for developers (logs, tests); it is never shown to a person as is.
+  /// The server answered with something that is not a valid value; `reason` is for developers.
   case invalidData(reason: String)
   /// The user's session has ended (it expired and could not be renewed); they must sign in again.
   case sessionExpired
@@ -115,8 +111,6 @@ extension DomainError: CustomStringConvertible {
 }
 
 extension DomainError: LocalizedError {
-  /// The ``message``: `localizedDescription` is the sentence a person can be shown, as an alert
-  /// built from any `Error` expects, instead of Foundation's "The operation could not be
-  /// completed (DomainLayer.DomainError error 2.)".
+  /// The ``message``, so `localizedDescription` is a sentence a person can be shown.
   public var errorDescription: String? { message }
 }

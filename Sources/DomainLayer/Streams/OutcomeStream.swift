@@ -3,12 +3,10 @@ import Synchronization
 /// A stream of outcomes (`Result<Value, Reason>`) that never throws: the one bridge from async
 /// work to the streams a view model consumes.
 ///
-/// Use cases hand it out with ``DomainError`` as the failure; the network layer's call styles use
-/// it with `NetworkError`. Guarantees of every outcome stream:
+/// Use cases hand it out with ``DomainError`` as the failure. Guarantees of every outcome stream:
 /// - it never throws: a thrown error arrives as a `.failure` element, so a consumer's `for await`
 ///   loop cannot be ended by a failure;
-/// - when the consumer stops listening (its task is cancelled), the work is cancelled with it,
-///   so cancellation reaches the request underneath;
+/// - when the consumer stops listening (its task is cancelled), the work is cancelled with it;
 /// - the stream finishes after its last outcome, so a `for await` loop over it ends.
 public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Sendable {
   /// Each element is an outcome: a value, or the reason there is none.
@@ -19,8 +17,8 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
   private enum Source: Sendable {
     /// One async call, run by the consumer that first asks for an element.
     case call(SingleUseWork<Value, Reason>)
-    /// Outcomes a body yields from a task of its own, read through a new reader per iteration.
-    case stream(@Sendable () -> OutcomeReader<Element>)
+    /// Outcomes a body yields from a task of its own.
+    case stream(AsyncStream<Element>)
   }
 
   private let source: Source
@@ -49,14 +47,14 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
       continuation.finish()
     }
     continuation.onTermination = { _ in task.cancel() }
-    return Self(source: .stream({ OutcomeReader(stream.makeAsyncIterator()) }))
+    return Self(source: .stream(stream))
   }
 
   /// An iterator over the outcomes.
   public func makeAsyncIterator() -> Iterator {
     switch source {
     case .call(let work): Iterator(position: .call(work))
-    case .stream(let makeReader): Iterator(position: .stream(makeReader()))
+    case .stream(let stream): Iterator(position: .stream(stream.makeAsyncIterator()))
     }
   }
 
@@ -64,7 +62,7 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
   public struct Iterator: AsyncIteratorProtocol {
     fileprivate enum Position {
       case call(SingleUseWork<Value, Reason>)
-      case stream(OutcomeReader<Element>)
+      case stream(AsyncStream<Element>.Iterator)
       case end
     }
 
@@ -83,9 +81,9 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
         } catch {
           return .failure(error)
         }
-      case .stream(let reader):
-        let element = await reader.next(isolation: actor)
-        if element == nil { position = .end }
+      case .stream(var iterator):
+        let element = await iterator.next(isolation: actor)
+        position = element == nil ? .end : .stream(iterator)
         return element
       case .end:
         return nil
@@ -112,20 +110,5 @@ private final class SingleUseWork<Value: Sendable, Reason: Error>: Sendable {
 
   func take() -> (@Sendable () async throws(Reason) -> Value)? {
     isTaken.exchange(true, ordering: .acquiringAndReleasing) ? nil : work
-  }
-}
-
-/// One iteration of a several-outcome stream, in a class: the iterator advances it in place, and
-/// the enum that holds it keeps a layout known when it is compiled, which the standard library's
-/// iterator would not give it.
-private final class OutcomeReader<Element: Sendable> {
-  private var iterator: AsyncStream<Element>.Iterator
-
-  init(_ iterator: AsyncStream<Element>.Iterator) {
-    self.iterator = iterator
-  }
-
-  func next(isolation actor: isolated (any Actor)?) async -> Element? {
-    await iterator.next(isolation: actor)
   }
 }

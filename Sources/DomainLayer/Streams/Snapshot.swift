@@ -21,7 +21,5 @@ public struct Snapshot<Value: Sendable>: Sendable {
   }
 }
 
-/// Snapshots are equal when both their values and their sources are.
 extension Snapshot: Equatable where Value: Equatable {}
-/// Snapshots hash their value and their source.
 extension Snapshot: Hashable where Value: Hashable {}

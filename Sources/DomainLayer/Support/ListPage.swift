@@ -14,7 +14,6 @@ public struct ListPage<Item: Sendable & Hashable>: Sendable, Hashable {
 
 /// Where the next page of a list is, readable only by the repository that made it: a screen
 /// asks for more without knowing whether the backend pages by number, by cursor or by link.
-///
 /// Two tokens are equal when they are the same token, handed out by one page.
 public struct PageToken: Sendable, Hashable {
   private final class Box: Sendable {

@@ -1,8 +1,6 @@
-/// Where todos come from and where changes to them go. The domain names the role; the data
-/// layer supplies the mechanism (over HTTP, with a cache, from a fixture).
-///
-/// Implementations report every failure as a ``DomainError`` and honour task cancellation by
-/// stopping their work and throwing ``DomainError/cancelled``.
+/// Where todos come from and where changes to them go: the domain names the role, the data layer
+/// supplies the mechanism. Implementations report every failure as a ``DomainError`` and stop
+/// with ``DomainError/cancelled`` when their task is cancelled.
 public protocol TodoRepository: Sendable {
   /// All todos visible to the current user, ordered by id, fetched fresh. A successful fetch
   /// also replaces what ``cachedTodos()`` returns.

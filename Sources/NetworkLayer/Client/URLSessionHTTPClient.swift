@@ -225,19 +225,13 @@ public struct URLSessionHTTPClient: HTTPClient {
   }
 
   private func context<Response>(
-    for endpoint: Endpoint<Response>,
-    attempt: Int,
-    failures: [NetworkError]
+    for endpoint: Endpoint<Response>, attempt: Int, failures: [NetworkError]
   ) -> RequestContext {
-    RequestContext(
-      baseURL: baseURL,
-      method: endpoint.request.method,
-      path: endpoint.request.path,
-      requiresAuthentication: endpoint.request.requiresAuthentication,
-      isIdempotent: endpoint.request.isIdempotent,
-      attempt: attempt,
-      failures: failures
-    )
+    let request = endpoint.request
+    return RequestContext(
+      baseURL: baseURL, method: request.method, path: request.path,
+      requiresAuthentication: request.requiresAuthentication, isIdempotent: request.isIdempotent,
+      attempt: attempt, failures: failures)
   }
 
   private static let attemptLimit = 100

@@ -25,9 +25,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
   /// Whether an empty successful body is ``emptyResponseValue`` with any status, as for raw
   /// `Data` endpoints, where no bytes are still bytes.
   var emptyBodyIsValue = false
-  /// Set for an endpoint made with `map(_:)`: it reads the whole response in place of the steps
-  /// above, given the URL request and the endpoint's credentials, which may have been added after
-  /// the map.
+  /// Set by `map`: reads the whole response in place of the steps above.
   var readResponse:
     (@Sendable (Data, HTTPURLResponse, URLRequest, [String]) throws(NetworkError) -> Response)?
 
@@ -76,9 +74,8 @@ public struct Endpoint<Response: Sendable>: Sendable {
 }
 
 extension Endpoint {
-  /// This endpoint sent to `link`, a URL the API gave (a `next` page in a body or a `Link`
-  /// header), with everything else kept. The link is followed only on the base URL's origin
-  /// (scheme, host and port), where the credentials belong; any other fails with
+  /// This endpoint sent to `link`, a URL the API gave (a next page), with everything else kept.
+  /// A link off the base URL's origin, where the credentials belong, fails with
   /// ``NetworkError/invalidURL(_:)`` before anything is sent.
   public func following(_ link: URL) -> Self {
     var endpoint = self
@@ -123,12 +120,9 @@ extension Endpoint where Response: Decodable {
 }
 
 extension Endpoint where Response == Data {
-  /// An endpoint whose response is the raw body, without a decoding step:
-  /// `Endpoint.raw(path: ["files", "report.pdf"])`.
-  ///
-  /// Any `Content-Type` matching `accept` (any at all by default) is accepted, and an empty
-  /// successful body is empty `Data`, whatever the status. (`Endpoint<Data>(path:)` is the JSON
-  /// initialiser, which would read the body as a base64 JSON string.)
+  /// An endpoint whose response is the raw body: `Endpoint.raw(path: ["files", "report.pdf"])`.
+  /// Any `Content-Type` matching `accept` (any by default) is accepted, and an empty body is empty
+  /// `Data`. (`Endpoint<Data>(path:)` would read the body as a base64 JSON string.)
   public static func raw(
     method: HTTPMethod = .get,
     path: [String],

@@ -7,10 +7,9 @@ public import Foundation
 /// One link of the client's interceptor chain: it may change a request before each attempt and
 /// decide what happens after a failed one.
 ///
-/// The client calls ``adapt(_:context:)`` of every interceptor, in order, before every attempt
-/// (the first and each retry), so an adapted value such as a bearer token is always current. After
-/// a failed attempt it asks the interceptors, in order, for a ``RetryDecision``; the first that
-/// returns anything other than ``RetryDecision/doNotRetry`` decides.
+/// The client calls every interceptor's ``adapt(_:context:)``, in order, before every attempt,
+/// so a bearer token is always current. After a failed attempt it asks them, in order, for a
+/// ``RetryDecision``; the first that answers other than ``RetryDecision/doNotRetry`` decides.
 public protocol RequestInterceptor: Sendable {
   /// Returns the request to send. Throwing fails the call with that error, without sending.
   func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest
