@@ -12,6 +12,15 @@
 public struct Effects<F: Feature>: Sendable {
   weak let viewModel: ViewModel<F>?
   let workID: Int
+  /// The view model's clock, for work that waits: a banner that hides after two seconds, a
+  /// retry after a pause. A test moves it by hand, so such work is tested without real time.
+  public let clock: any Clock<Duration>
+
+  /// Waits `duration` on the view model's ``clock``. Throws `CancellationError` as soon as the
+  /// work is cancelled, so superseded work stops waiting at once.
+  public func sleep(for duration: Duration) async throws {
+    try await clock.sleep(for: duration)
+  }
 
   /// Folds `effect` into the state and publishes the result, if it differs, to every observer;
   /// ignored once this work has ended or the view model is gone.

@@ -17,6 +17,11 @@ public struct InFlightPolicy<Lane: Hashable & Sendable>: Sendable, Hashable {
     case dropWhileBusy
     /// Run once every earlier live work of the lane has ended, in send order.
     case queue
+    /// Cancel every live work of the lane, then run once the lane has been quiet this long.
+    case debounce(Duration)
+    /// Run at most once per interval; `latest` says which action waiting in an interval runs at
+    /// its end: the last one sent, or the first.
+    case throttle(Duration, latest: Bool)
   }
 
   /// The lane whose work this policy governs together.
@@ -60,9 +65,35 @@ public struct InFlightPolicy<Lane: Hashable & Sendable>: Sendable, Hashable {
   }
 }
 
+extension InFlightPolicy {
+  /// Cancels the live work of `lane`, like ``latest(_:)``, then waits `interval` on the view
+  /// model's clock before the work starts; each new action in the lane cancels that wait and
+  /// starts its own. Suits a search box: typing a word fast sends one request, for the word.
+  ///
+  /// The wait is part of the work: it is live while it waits, and its deadline is fixed when the
+  /// action is sent, so a test clock moved after the send reaches it.
+  public static func debounce(_ lane: Lane, for interval: Duration) -> Self {
+    Self(lane: lane, mode: .debounce(interval))
+  }
+
+  /// Starts work at once when `lane` has started none in the last `interval`; otherwise holds it
+  /// until the interval ends, then starts it and begins a new interval. Of the actions sent while
+  /// one is held, the last one waits when `latest` is true, the first one otherwise; the others'
+  /// work is dropped (their immediate effects still apply). Work already running is not
+  /// cancelled. Suits a refresh button that may be pressed often but should load at most once a
+  /// second.
+  public static func throttle(_ lane: Lane, every interval: Duration, latest: Bool = true) -> Self {
+    Self(lane: lane, mode: .throttle(interval, latest: latest))
+  }
+}
+
 extension InFlightPolicy: CustomStringConvertible {
   /// `latest(search)`: the way the policy is written in a plan.
   public var description: String {
-    "\(mode)(\(lane))"
+    switch mode {
+    case .debounce(let interval): "debounce(\(lane), for: \(interval))"
+    case .throttle(let interval, let latest): "throttle(\(lane), every: \(interval), latest: \(latest))"
+    default: "\(mode)(\(lane))"
+    }
   }
 }

@@ -54,6 +54,7 @@ extension ViewModel {
   public func cancel() {
     guard !isShutDown else { return }
     isShutDown = true
+    closeAllWindows()
     end(where: { _ in true }, cancelling: true)
     stateBroadcaster.finish()
     eventBroadcaster.finish()
@@ -99,6 +100,15 @@ extension ViewModel {
     case .queue:
       enqueue(work, id: id, lane: lane, after: live, priority: priority)
       return
+    case .debounce(let interval):
+      if !live.isEmpty { end(where: live.contains, cancelling: true) }
+      ledger.add(.init(id: id, lane: lane, isAwaited: work.isAwaited, phase: .running))
+      start(id, work, priority: priority, after: clock.wait(for: interval))
+      return
+    case .throttle(let interval, let latest):
+      guard throttle(work, id: id, lane: lane, interval: interval, latest: latest, priority: priority) else {
+        return
+      }
     }
     ledger.add(.init(id: id, lane: lane, isAwaited: work.isAwaited, phase: .running))
     start(id, work, priority: priority)
@@ -107,8 +117,20 @@ extension ViewModel {
   /// Starts `work`'s operation off the main actor, in a Task of its own at `priority` (that of
   /// the task that sent its action, as a `Task { }` there would have), which holds the view model
   /// only weakly (through its ``Effects``).
-  func start(_ id: Int, _ work: ActionPlan<F>.Work, priority: TaskPriority) {
-    let task = work.launch(self, id, priority, work.operation)
+  func start(
+    _ id: Int, _ work: ActionPlan<F>.Work, priority: TaskPriority,
+    after wait: (@Sendable () async throws -> Void)? = nil
+  ) {
+    var operation = work.operation
+    if let wait {
+      let body = operation
+      // A wait that is cancelled (the work was superseded) never starts the body.
+      operation = { effects in
+        guard (try? await wait()) != nil else { return }
+        await body(effects)
+      }
+    }
+    let task = work.launch(self, id, priority, operation)
     runningTasks.withLock { $0.append(RunningTask(id: id, task: task)) }
   }
 }

@@ -10,7 +10,8 @@ import PresentationLayer
 /// - `load` runs under any policy the test picks (lane `load`);
 /// - `probe` waits for its answer, then reports the state it reads (lane `probe`);
 /// - refreshing a row, latest wins, in a lane of that row's own (lane `row`, whose values are too
-///   large to be stored inline in an existential).
+///   large to be stored inline in an existential);
+/// - a message shows for two seconds of the view model's clock (lane `flash`).
 struct SearchFeature: Feature {
   indirect enum Action: Sendable {
     case typed(String)
@@ -21,6 +22,7 @@ struct SearchFeature: Feature {
     case load(String, InFlightPolicy<Lane>)
     case probe(String)
     case refreshRow(id: String, section: String, attempt: Int)
+    case flash(String)
     /// Both actions' plans as one.
     case both(Action, Action)
   }
@@ -38,6 +40,7 @@ struct SearchFeature: Feature {
     case loadStarted
     case loadFinished(ScriptedBackend.Answer)
     case rowRefreshed(String)
+    case messageShown(String?)
   }
 
   enum Load: Sendable, Equatable {
@@ -73,6 +76,7 @@ struct SearchFeature: Feature {
     case load
     case probe
     case row(id: String, section: String)
+    case flash
   }
 
   let backend: ScriptedBackend
@@ -132,6 +136,11 @@ struct SearchFeature: Feature {
         }
         backend.note(.returned(request))
       }
+    case .flash(let message):
+      return .run(.latest(.flash), immediate: [.messageShown(message)]) { effects in
+        guard (try? await effects.sleep(for: .seconds(2))) != nil else { return }
+        await effects.apply(.messageShown(nil))
+      }
     case .both(let first, let second):
       return plan(for: first, in: state).alongside(plan(for: second, in: state))
     }
@@ -170,6 +179,8 @@ struct SearchFeature: Feature {
       state.load = .failed(failure.message)
     case .rowRefreshed(let row):
       state.refreshedRows.insert(row)
+    case .messageShown(let message):
+      state.message = message
     }
   }
 }

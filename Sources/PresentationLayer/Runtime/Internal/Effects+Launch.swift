@@ -7,6 +7,7 @@ extension Effects {
   init(viewModel: ViewModel<F>, workID: Int) {
     self.viewModel = viewModel
     self.workID = workID
+    self.clock = viewModel.clock
   }
 
   /// Tells the view model that the operation has returned, after everything it reported.

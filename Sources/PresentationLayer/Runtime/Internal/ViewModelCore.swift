@@ -57,6 +57,10 @@ public final class ViewModel<F: Feature> {
   /// The operations of queued work, and the priority each was sent at, until its turn comes.
   @ObservationIgnored var queuedWork: [Int: (work: ActionPlan<F>.Work, priority: TaskPriority)] = [:]
   @ObservationIgnored var isShutDown = false
+  /// The clock of every wait the runtime makes (debounce, throttle) and of ``Effects/clock``.
+  @ObservationIgnored nonisolated let clock: any Clock<Duration>
+  /// The throttled lanes whose interval is running, each with the work it holds, if any.
+  @ObservationIgnored var throttleWindows: [ThrottleWindow] = []
   /// Sees every output in order; set by the test store of the test-support library.
   ///
   /// The outputs are built only in the `record` functions, and only when there is a tap: code
@@ -65,10 +69,14 @@ public final class ViewModel<F: Feature> {
   // Unchecked, as `ledger` is: it is read on every state, event and end of work.
   @ObservationIgnored @exclusivity(unchecked) package var tap: ((ViewModelOutput<F>) -> Void)?
 
-  /// Creates a view model that runs `feature`, starting from `initialState`. Nonisolated, so a
-  /// composition root that is not on the main actor can make one; use it on the main actor.
-  public nonisolated init(_ feature: F, initialState: F.State) {
+  /// Creates a view model that runs `feature`, starting from `initialState`, timing its waits on
+  /// `clock` (a test passes one it moves by hand). Nonisolated, so a composition root that is not
+  /// on the main actor can make one; use it on the main actor.
+  public nonisolated init(
+    _ feature: F, initialState: F.State, clock: any Clock<Duration> = ContinuousClock()
+  ) {
     self.feature = feature
+    self.clock = clock
     current = initialState
     stateBroadcaster = ConflatedBroadcaster(initialState)
   }

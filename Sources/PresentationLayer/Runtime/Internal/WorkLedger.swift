@@ -9,11 +9,13 @@
 /// at most, and a scan of a few entries costs less than hashing an id at every lookup, which
 /// happens several times per action.
 struct WorkLedger {
-  /// One live work: running, or queued until every work in `after` has ended.
+  /// One live work: running, queued until every work in `after` has ended, or held until a
+  /// throttled lane's interval ends.
   struct Entry {
     enum Phase {
       case running
       case queued(after: [Int])
+      case held
     }
 
     let id: Int
@@ -54,6 +56,15 @@ struct WorkLedger {
     return true
   }
 
+  /// Records the held work `id` as running; returns whether it was held.
+  mutating func release(_ id: Int) -> Bool {
+    guard let index = entries.firstIndex(where: { $0.id == id }), case .held = entries[index].phase else {
+      return false
+    }
+    entries[index].phase = .running
+    return true
+  }
+
   func liveWork(inLane lane: WorkLane) -> [Int] {
     entries.compactMap { $0.lane == lane ? $0.id : nil }
   }
@@ -69,8 +80,12 @@ struct WorkLedger {
     var unstarted: [Int] = []
     entries.removeAll { entry in
       guard isEnding(entry.id) else { return false }
-      if case .queued = entry.phase {
+      switch entry.phase {
+      case .running: break
+      case .queued:
         queuedCount -= 1
+        unstarted.append(entry.id)
+      case .held:
         unstarted.append(entry.id)
       }
       endedCount += 1
