@@ -14,12 +14,8 @@ public struct Article: Sendable, Hashable, Identifiable {
   /// Creates an article, or fails with ``DomainError/invalidData(reason:)`` when the title or body
   /// is blank.
   public init(id: Int, title: String, body: String, publishedAt: Date) throws(DomainError) {
-    guard !title.isBlank else {
-      throw .invalidData(reason: "article \(id): title is blank")
-    }
-    guard !body.isBlank else {
-      throw .invalidData(reason: "article \(id): body is blank")
-    }
+    guard !title.isBlank else { throw .invalidData(reason: "article \(id): title is blank") }
+    guard !body.isBlank else { throw .invalidData(reason: "article \(id): body is blank") }
     self.init(unchecked: id, title: title, body: body, publishedAt: publishedAt)
   }
 

@@ -17,8 +17,8 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
   private enum Source: Sendable {
     /// One async call, run by the consumer that first asks for an element.
     case call(SingleUseWork<Value, Reason>)
-    /// Outcomes a body yields from a task of its own.
-    case stream(AsyncStream<Element>)
+    /// Outcomes a body yields from a task of its own, read through a new reader per iteration.
+    case stream(@Sendable () -> OutcomeReader<Element>)
   }
 
   private let source: Source
@@ -47,14 +47,14 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
       continuation.finish()
     }
     continuation.onTermination = { _ in task.cancel() }
-    return Self(source: .stream(stream))
+    return Self(source: .stream({ OutcomeReader(stream.makeAsyncIterator()) }))
   }
 
   /// An iterator over the outcomes.
   public func makeAsyncIterator() -> Iterator {
     switch source {
     case .call(let work): Iterator(position: .call(work))
-    case .stream(let stream): Iterator(position: .stream(stream.makeAsyncIterator()))
+    case .stream(let makeReader): Iterator(position: .stream(makeReader()))
     }
   }
 
@@ -62,7 +62,7 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
   public struct Iterator: AsyncIteratorProtocol {
     fileprivate enum Position {
       case call(SingleUseWork<Value, Reason>)
-      case stream(AsyncStream<Element>.Iterator)
+      case stream(OutcomeReader<Element>)
       case end
     }
 
@@ -81,17 +81,16 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
         } catch {
           return .failure(error)
         }
-      case .stream(var iterator):
-        let element = await iterator.next(isolation: actor)
-        position = element == nil ? .end : .stream(iterator)
+      case .stream(let reader):
+        let element = await reader.next(isolation: actor)
+        if element == nil { position = .end }
         return element
       case .end:
         return nil
       }
     }
 
-    /// The same as ``next(isolation:)``, for callers that predate `AsyncIteratorProtocol`'s
-    /// isolated requirement.
+    /// The same as ``next(isolation:)``, for callers that predate its isolation parameter.
     public mutating func next() async -> Element? {
       await next(isolation: nil)
     }
@@ -110,5 +109,19 @@ private final class SingleUseWork<Value: Sendable, Reason: Error>: Sendable {
 
   func take() -> (@Sendable () async throws(Reason) -> Value)? {
     isTaken.exchange(true, ordering: .acquiringAndReleasing) ? nil : work
+  }
+}
+
+/// One iteration of a several-outcome stream, in a class the iterator advances in place; it also
+/// gives the iterator's enum a layout fixed at compile time (see the performance article).
+private final class OutcomeReader<Element: Sendable> {
+  private var iterator: AsyncStream<Element>.Iterator
+
+  init(_ iterator: AsyncStream<Element>.Iterator) {
+    self.iterator = iterator
+  }
+
+  func next(isolation actor: isolated (any Actor)?) async -> Element? {
+    await iterator.next(isolation: actor)
   }
 }

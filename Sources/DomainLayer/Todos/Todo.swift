@@ -19,9 +19,7 @@ public struct Todo: Sendable, Hashable, Identifiable {
     guard userID > 0 else {
       throw .invalidData(reason: "todo \(id): user id must be positive, got \(userID)")
     }
-    guard !title.isBlank else {
-      throw .invalidData(reason: "todo \(id): title is blank")
-    }
+    guard !title.isBlank else { throw .invalidData(reason: "todo \(id): title is blank") }
     self.id = id
     self.userID = userID
     self.title = title
