@@ -81,7 +81,7 @@ from email.message import Message
 from email.parser import BytesParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Dict, List, Optional, Tuple
-from urllib.parse import parse_qs, parse_qsl, unquote
+from urllib.parse import parse_qs, parse_qsl, quote, unquote
 
 # ---------------------------------------------------------------------------
 # Fixed data. Must match the Swift twin value for value.
@@ -647,17 +647,23 @@ class SampleAPI:
                 raise HTTPError(400, "'completed' must be true or false")
             completed = text == "true"
 
+        # A search: todos whose title contains `q`, ignoring case.
+        search = query_value(request, "q")
+        needle = None if search is None else search.lower()
+
         with self.lock:
             todos = [
                 dict(todo) for todo in sorted(self.todos.values(), key=lambda t: t["id"])
                 if (user_id is None or todo["userId"] == user_id)
                 and (completed is None or todo["completed"] == completed)
+                and (needle is None or needle in todo["title"].lower())
             ]
         # The links keep the filters, in the order the contract gives, so both servers write them alike.
         filters = "".join(
             f"{name}={value}&" for name, value in (
                 ("userId", None if user_id is None else str(user_id)),
                 ("completed", None if completed is None else ("true" if completed else "false")),
+                ("q", None if search is None else quote(search, safe="-._~")),
             ) if value is not None
         )
         return page_response(request, todos, f"/todos?{filters}") or json_response(200, todos)

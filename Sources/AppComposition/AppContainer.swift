@@ -114,6 +114,11 @@ public final class AppContainer: Sendable {
     return ViewModel(loadPage: { loadPage(after: $0) })
   }
 
+  /// A new view model for the todo search screen, timing its pause on `clock`.
+  public func makeTodoSearchViewModel(clock: any Clock<Duration> = ContinuousClock()) -> TodoSearchViewModel {
+    TodoSearchViewModel(search: SearchTodos(repository: todoRepository), clock: clock)
+  }
+
   /// A new view model for the today's-article screen.
   public func makeArticleViewModel() -> ArticleViewModel {
     ArticleViewModel(loadArticle: LoadTodaysArticle(repository: articleRepository))

@@ -39,6 +39,12 @@ public struct RemoteTodoRepository: TodoRepository {
     try await client.page(after: token, first: TodoEndpoints.firstPage(size: 20))
   }
 
+  /// The todos whose title contains `query`, as the server finds them; not cached, since the
+  /// cache holds the whole list.
+  public func todos(matching query: String) async throws(DomainError) -> [Todo] {
+    try await client.sendTranslatingErrors(TodoEndpoints.search(query)).toDomain()
+  }
+
   /// The cached list, read without touching the network.
   ///
   /// - Returns: the list of the last successful load or change, or `nil` when nothing is cached.

@@ -16,6 +16,13 @@ enum TodoEndpoints {
   /// `GET /todos`: every todo, ordered by id.
   static let list = Endpoint<[TodoDTO]>(path: ["todos"], requiresAuthentication: true)
 
+  /// `GET /todos?q=…`: the todos whose title contains `query`, ignoring case.
+  static func search(_ query: String) -> Endpoint<[TodoDTO]> {
+    var list = list
+    list.query = [URLQueryItem(name: "q", value: query)]
+    return list
+  }
+
   /// `GET /todos?pageSize=N`: the first page of the list, each page naming the next.
   static func firstPage(size: Int) -> Endpoint<Page<TodoDTO>> {
     var list = list

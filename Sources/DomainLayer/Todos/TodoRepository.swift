@@ -13,11 +13,19 @@ public protocol TodoRepository: Sendable {
   func setCompleted(_ isCompleted: Bool, forTodoWithID id: Int) async throws(DomainError) -> Todo
   /// The first page of the todos when `token` is `nil`, else the page `token` points to.
   func todoPage(after token: PageToken?) async throws(DomainError) -> ListPage<Todo>
+  /// The todos whose title contains `query`, ignoring case, ordered by id, fetched fresh.
+  func todos(matching query: String) async throws(DomainError) -> [Todo]
 }
 
 extension TodoRepository {
   /// For a repository that does not page: every todo, on one last page.
   public func todoPage(after token: PageToken?) async throws(DomainError) -> ListPage<Todo> {
     ListPage(items: try await todos(), next: nil)
+  }
+
+  /// For a repository whose backend cannot search: every todo, filtered here.
+  public func todos(matching query: String) async throws(DomainError) -> [Todo] {
+    let needle = query.lowercased()
+    return try await todos().filter { $0.title.lowercased().contains(needle) }
   }
 }

@@ -141,3 +141,15 @@ enum Fixtures {
   static let article = try? Article(
     id: 1, title: "Real", body: "Text", publishedAt: .init(timeIntervalSince1970: 0))
 }
+
+/// A search whose every call takes the next outcome of `script` and writes its query down.
+struct FakeSearchTodos: SearchTodosUseCase {
+  let script: Script<[Todo]>
+  let queries = Locked<[String]>([])
+  func callAsFunction(_ query: String) -> OutcomeStream<[Todo], DomainError> {
+    .outcome { [script, queries] () async throws(DomainError) in
+      queries.withLock { $0.append(query) }
+      return try await script.next().get()
+    }
+  }
+}
