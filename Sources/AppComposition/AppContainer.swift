@@ -116,7 +116,8 @@ public final class AppContainer: Sendable {
 
   /// A new view model for the todo search screen, timing its pause on `clock`.
   public func makeTodoSearchViewModel(clock: any Clock<Duration> = ContinuousClock()) -> TodoSearchViewModel {
-    TodoSearchViewModel(search: SearchTodos(repository: todoRepository), clock: clock)
+    let search = SearchTodos(repository: todoRepository)
+    return TodoSearchViewModel(search: { search($0) }, clock: clock)
   }
 
   /// A new view model for the today's-article screen.

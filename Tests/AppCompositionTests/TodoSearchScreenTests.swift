@@ -26,7 +26,7 @@ struct TodoSearchScreenTests {
       }
       let lastSearch = Task { await screen.sendAndWait(.queryChanged(typed + " ")) }
       try await clock.waitForSleepers(count: 1)
-      clock.advance(by: TodoSearchFeature.pause)
+      clock.advance(by: SearchListFeature<Todo>.pause)
       await lastSearch.value
 
       #expect(screen.state.query == "veniam ")

@@ -1,8 +1,8 @@
 public import DomainLayer
 
-/// A search box over the todos: the server is asked once the user pauses typing, never for
-/// every keystroke, and a failed search keeps what was typed and lets the next one run.
-public struct TodoSearchFeature: Feature {
+/// A list searched as the user types: the search goes out once typing pauses, never for every
+/// keystroke, and a failed search keeps what was typed and lets the next one run.
+public struct SearchListFeature<Item: Sendable & Hashable>: Feature {
   /// What the user does on the search screen.
   public enum Action: Sendable, Hashable {
     /// The text in the search box changed.
@@ -15,8 +15,8 @@ public struct TodoSearchFeature: Feature {
     case queryChanged(String)
     /// A search went out.
     case searchStarted
-    /// The todos found for the query in the box.
-    case found([Todo])
+    /// The items found for the query in the box.
+    case found([Item])
     /// The search failed; the last results stay.
     case failed(DomainError)
   }
@@ -25,8 +25,8 @@ public struct TodoSearchFeature: Feature {
   public struct State: Sendable, Hashable {
     /// What the user typed, kept whatever the searches do.
     public var query = ""
-    /// The todos found for the last query searched.
-    public var results: [Todo] = []
+    /// The items found for the last query searched.
+    public var results: [Item] = []
     /// Whether a search is under way.
     public var isSearching = false
     /// Why the last search failed, in words for the user; `nil` after one that worked.
@@ -43,12 +43,12 @@ public struct TodoSearchFeature: Feature {
   }
 
   /// How long typing must pause before a search goes out.
-  public static let pause = Duration.milliseconds(300)
+  public static var pause: Duration { .milliseconds(300) }
 
-  private let search: any SearchTodosUseCase
+  private let search: @Sendable (String) -> OutcomeStream<[Item], DomainError>
 
-  /// Creates the feature on top of the search use case.
-  public init(search: any SearchTodosUseCase) {
+  /// Creates the feature on top of a search use case: `search(query)` finds the items.
+  public init(search: @escaping @Sendable (String) -> OutcomeStream<[Item], DomainError>) {
     self.search = search
   }
 
@@ -72,9 +72,9 @@ public struct TodoSearchFeature: Feature {
       state.query = query
     case .searchStarted:
       state.isSearching = true
-    case .found(let todos):
+    case .found(let items):
       state.isSearching = false
-      state.results = todos
+      state.results = items
       state.errorMessage = nil
     case .failed(let error):
       state.isSearching = false
@@ -84,13 +84,15 @@ public struct TodoSearchFeature: Feature {
 }
 
 /// The todo search screen's view model.
-public typealias TodoSearchViewModel = ViewModel<TodoSearchFeature>
+public typealias TodoSearchViewModel = ViewModel<SearchListFeature<Todo>>
 
-extension ViewModel where F == TodoSearchFeature {
-  /// Creates the view model with an empty search box, timing the pause on `clock`.
-  public nonisolated convenience init(
-    search: any SearchTodosUseCase, clock: any Clock<Duration> = ContinuousClock()
-  ) {
-    self.init(TodoSearchFeature(search: search), initialState: TodoSearchFeature.State(), clock: clock)
+extension ViewModel {
+  /// Creates the view model of a list searched with `search`, its box empty, timing the pause
+  /// on `clock`.
+  public nonisolated convenience init<Item>(
+    search: @escaping @Sendable (String) -> OutcomeStream<[Item], DomainError>,
+    clock: any Clock<Duration> = ContinuousClock()
+  ) where F == SearchListFeature<Item> {
+    self.init(SearchListFeature(search: search), initialState: SearchListFeature<Item>.State(), clock: clock)
   }
 }
