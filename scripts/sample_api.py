@@ -284,6 +284,15 @@ def query_value(request: Request, name: str) -> Optional[str]:
     return values[0] if values else None
 
 
+def title_search(request: Request) -> Tuple[Optional[str], Optional[str], str]:
+    """A list's `q`: the text, what a lower-cased title must contain, and `q=…&` for the
+    page links (RFC 3986 unreserved characters kept, as the Swift twin writes it), or ""."""
+    search = query_value(request, "q")
+    if search is None:
+        return None, None, ""
+    return search, search.lower(), f"q={quote(search, safe='-._~')}&"
+
+
 def bearer_token(authorization: Optional[str]) -> Optional[str]:
     """Extract the token from an `Authorization: Bearer <token>` header."""
     if not authorization:
@@ -647,10 +656,7 @@ class SampleAPI:
                 raise HTTPError(400, "'completed' must be true or false")
             completed = text == "true"
 
-        # A search: todos whose title contains `q`, ignoring case.
-        search = query_value(request, "q")
-        needle = None if search is None else search.lower()
-
+        search, needle, search_filter = title_search(request)
         with self.lock:
             todos = [
                 dict(todo) for todo in sorted(self.todos.values(), key=lambda t: t["id"])
@@ -663,9 +669,8 @@ class SampleAPI:
             f"{name}={value}&" for name, value in (
                 ("userId", None if user_id is None else str(user_id)),
                 ("completed", None if completed is None else ("true" if completed else "false")),
-                ("q", None if search is None else quote(search, safe="-._~")),
             ) if value is not None
-        )
+        ) + search_filter
         return page_response(request, todos, f"/todos?{filters}") or json_response(200, todos)
 
     @staticmethod
@@ -746,10 +751,12 @@ class SampleAPI:
             return self.collections[name]
 
         def list_records(request: Request) -> Response:
+            _, needle, search_filter = title_search(request)
             with self.lock:
                 records = storage()["records"]
-                listed = [dict(records[i]) for i in sorted(records)]
-            return page_response(request, listed, f"/{name}?") or json_response(200, listed)
+                listed = [dict(records[i]) for i in sorted(records)
+                          if needle is None or needle in records[i]["title"].lower()]
+            return page_response(request, listed, f"/{name}?{search_filter}") or json_response(200, listed)
 
         def create_record(request: Request) -> Response:
             title = get_title(parse_json_object(request.body), required=True)

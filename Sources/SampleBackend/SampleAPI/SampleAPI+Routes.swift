@@ -36,24 +36,18 @@ extension SampleAPI {
       guard let value = Bool(text) else { return .error(400, "'completed' must be true or false") }
       completedFilter = value
     }
-    // A search: todos whose title contains `q`, ignoring case.
-    let search = request.queryValue("q")
-    let needle = search?.lowercased()
+    let search = TitleSearch(request)
     let todos = state.withLock { state in
       state.todos.values
         .filter { todo in userFilter.map { todo.userId == $0 } ?? true }
         .filter { todo in completedFilter.map { todo.completed == $0 } ?? true }
-        .filter { todo in needle.map { todo.title.lowercased().contains($0) } ?? true }
+        .filter { todo in search.admits(todo.title) }
         .sorted { $0.id < $1.id }
     }
     // The links keep the filters, in the order the contract gives, so both servers write them alike.
-    let unreserved = CharacterSet(charactersIn: "-._~").union(.init(charactersIn: "a"..."z"))
-      .union(.init(charactersIn: "A"..."Z")).union(.init(charactersIn: "0"..."9"))
-    let filters = [
-      ("userId", userFilter.map(String.init)), ("completed", completedFilter.map(String.init)),
-      ("q", search?.addingPercentEncoding(withAllowedCharacters: unreserved)),
-    ]
-    .compactMap { name, value in value.map { "\(name)=\($0)&" } }.joined()
+    let filters =
+      [("userId", userFilter.map(String.init)), ("completed", completedFilter.map(String.init))]
+      .compactMap { name, value in value.map { "\(name)=\($0)&" } }.joined() + search.linkFilter
     return paged(todos, for: request, at: "/todos?" + filters) ?? .json(200, todos)
   }
 

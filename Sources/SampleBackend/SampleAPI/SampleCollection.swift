@@ -55,8 +55,12 @@ extension SampleAPI {
     if collection.operations.contains(.list) {
       routes.append(
         SampleRoute("GET", path, authenticated: true) { request in
-          let records = self.withRecords(of: collection) { $0.records.values.sorted { $0.id < $1.id } }
-          return self.paged(records, for: request.request, at: path + "?") ?? .json(200, records)
+          let search = TitleSearch(request.request)
+          let records = self.withRecords(of: collection) { storage in
+            storage.records.values.filter { search.admits($0.title) }.sorted { $0.id < $1.id }
+          }
+          return self.paged(records, for: request.request, at: path + "?" + search.linkFilter)
+            ?? .json(200, records)
         })
     }
     if collection.operations.contains(.create) {

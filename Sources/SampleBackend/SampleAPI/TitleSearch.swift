@@ -1,0 +1,24 @@
+import Foundation
+
+/// A list's `q`: the records whose title contains it, ignoring case, as `scripts/sample_api.py`
+/// filters them (its `title_search`).
+struct TitleSearch {
+  /// What a lower-cased title must contain; `nil` without a `q`.
+  private let needle: String?
+  /// `q=…&` for the links of a paged answer, RFC 3986 unreserved characters kept; empty without
+  /// a `q`.
+  let linkFilter: String
+
+  init(_ request: InProcessRequest) {
+    let search = request.queryValue("q")
+    needle = search?.lowercased()
+    let unreserved = CharacterSet(charactersIn: "-._~").union(CharacterSet(charactersIn: "a"..."z"))
+      .union(CharacterSet(charactersIn: "A"..."Z")).union(CharacterSet(charactersIn: "0"..."9"))
+    linkFilter = search?.addingPercentEncoding(withAllowedCharacters: unreserved).map { "q=\($0)&" } ?? ""
+  }
+
+  /// Whether `title` is one the search finds.
+  func admits(_ title: String) -> Bool {
+    needle.map { title.lowercased().contains($0) } ?? true
+  }
+}
