@@ -12,6 +12,9 @@
 public struct Effects<F: Feature>: Sendable {
   weak let viewModel: ViewModel<F>?
   let workID: Int
+  /// Set for a child feature's work, which runs under its parent's view model: everything it
+  /// applies, emits, reads and reports goes through the parent's effects (see ``ChildFeature``).
+  let parent: ParentLink<F>?
   /// The view model's clock, for work that waits: a banner that hides after two seconds, a
   /// retry after a pause. A test moves it by hand, so such work is tested without real time.
   public let clock: any Clock<Duration>
@@ -29,13 +32,15 @@ public struct Effects<F: Feature>: Sendable {
   ///   both see `true`, which lets exactly one of them emit the event that goes with it.
   @MainActor @discardableResult
   public func apply(_ effect: F.SideEffect) -> Bool {
-    viewModel?.apply(effect, fromWork: workID) ?? false
+    if let parent { return parent.react(Reaction.apply(effect)) }
+    return viewModel?.apply(effect, fromWork: workID) ?? false
   }
 
   /// Sends `event` to every current listener of ``ViewModel/events``; ignored once this work has
   /// ended or the view model is gone.
   @MainActor
   public func emit(_ event: F.Event) {
+    if let parent { return parent.emit(event) }
     viewModel?.emit(event, fromWork: workID)
   }
 
@@ -43,32 +48,49 @@ public struct Effects<F: Feature>: Sendable {
   /// started), or `nil` once the view model is gone.
   @MainActor
   public var state: F.State? {
-    viewModel?.stateAfterReports()
+    if let parent { return parent.state() }
+    return viewModel?.stateAfterReports()
   }
 
   /// Applies `reaction` (its side effect, its event, then its follow-ups) on the main actor, after
   /// what this work reported earlier; ignored once this work has ended or the view model is gone.
-  @MainActor
-  public func react(_ reaction: Reaction<F>) {
+  ///
+  /// - Returns: whether its side effect changed the state.
+  @MainActor @discardableResult
+  public func react(_ reaction: Reaction<F>) -> Bool {
+    if let parent { return parent.react(reaction) }
     viewModel?.deliverReports()
-    apply(reaction)
+    return apply(reaction)
+  }
+
+  /// Plans `action` as if the screen had sent it, if this work is still live: how a child's
+  /// event reaches its parent.
+  @MainActor
+  func send(_ action: F.Action) {
+    if let parent { return parent.send(action) }
+    viewModel?.deliverReports()
+    viewModel?.accept(action, fromWork: workID)
   }
 
   /// Hands `reaction` to the view model without waiting for the main actor: it is applied there,
   /// in order, before anything this work applies, emits or reads later.
   func report(_ reaction: Reaction<F>) {
+    if let parent { return parent.report(reaction) }
     guard let owner = viewModel else { return }
     owner.post(.reaction { [self] in apply(reaction) })
   }
 
-  /// Applies `reaction`, then its follow-ups, if the view model is still there.
-  @MainActor
-  func apply(_ reaction: Reaction<F>) {
-    guard let viewModel else { return }
+  /// Applies `reaction`, then its follow-ups, if the view model is still there; returns whether
+  /// its side effect changed the state.
+  @MainActor @discardableResult
+  func apply(_ reaction: Reaction<F>) -> Bool {
+    guard let viewModel else { return false }
     let changed = viewModel.reduce(reaction.effect, fromWork: workID)
-    if let event = reaction.event, changed || !reaction.emitsOnlyOnChange {
-      viewModel.broadcast(event, fromWork: workID)
+    if changed || !reaction.emitsOnlyOnChange {
+      if let event = reaction.event { viewModel.broadcast(event, fromWork: workID) }
+      if let action = reaction.action { viewModel.accept(action, fromWork: workID) }
     }
     for next in reaction.followUps { apply(next) }
+    return changed
   }
 }

@@ -30,11 +30,6 @@ public struct InFlightPolicy<Lane: Hashable & Sendable>: Sendable, Hashable {
   /// What happens when the lane already has live work.
   public let mode: Mode
 
-  private init(lane: Lane, mode: Mode) {
-    self.lane = lane
-    self.mode = mode
-  }
-
   /// Runs at once, alongside anything in flight in `lane`.
   public static func merge(_ lane: Lane) -> Self {
     Self(lane: lane, mode: .merge)

@@ -3,12 +3,15 @@
 public struct Reaction<F: Feature>: Sendable {
   let effect: F.SideEffect
   let event: F.Event?
-  /// Whether ``event`` is emitted only when ``effect`` changed the state.
+  /// An action sent to the view model after ``effect``: a child feature's event, as its parent
+  /// takes it (see ``ChildFeature``).
+  var action: F.Action?
+  /// Whether ``event`` and ``action`` go out only when ``effect`` changed the state.
   let emitsOnlyOnChange: Bool
   /// The reactions applied after this one, in order.
   let followUps: [Reaction]
 
-  private init(effect: F.SideEffect, event: F.Event?, emitsOnlyOnChange: Bool, followUps: [Reaction]) {
+  init(effect: F.SideEffect, event: F.Event?, emitsOnlyOnChange: Bool, followUps: [Reaction]) {
     self.effect = effect
     self.event = event
     self.emitsOnlyOnChange = emitsOnlyOnChange
@@ -30,6 +33,9 @@ public struct Reaction<F: Feature>: Sendable {
 
   /// This reaction, then `next`, in the same turn of the main actor.
   public func then(_ next: Self) -> Self {
-    Self(effect: effect, event: event, emitsOnlyOnChange: emitsOnlyOnChange, followUps: followUps + [next])
+    var chained = Self(
+      effect: effect, event: event, emitsOnlyOnChange: emitsOnlyOnChange, followUps: followUps + [next])
+    chained.action = action
+    return chained
   }
 }

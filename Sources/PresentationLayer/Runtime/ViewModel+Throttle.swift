@@ -50,8 +50,13 @@ extension ViewModel {
 
   /// Stops every interval, for a view model that is shutting down.
   func closeAllWindows() {
-    for window in throttleWindows { window.timer.cancel() }
-    throttleWindows.removeAll()
+    closeWindows(where: { _ in true })
+  }
+
+  /// Stops the intervals of the lanes `lanes` matches, whose work is being cancelled.
+  func closeWindows(where lanes: (WorkLane) -> Bool) {
+    for window in throttleWindows where lanes(window.lane) { window.timer.cancel() }
+    throttleWindows.removeAll { lanes($0.lane) }
   }
 }
 

@@ -76,6 +76,13 @@ extension ViewModel {
     broadcast(event, fromWork: id)
   }
 
+  /// Plans `action` as if it had been sent, if the work `id` is still running: how a child
+  /// feature's event reaches its parent.
+  func accept(_ action: F.Action, fromWork id: Int) {
+    guard ledger.isRunning(id) else { return }
+    accept(action)
+  }
+
   /// The current state, once what work reported earlier is in it.
   func stateAfterReports() -> F.State {
     deliverReports()
@@ -84,6 +91,12 @@ extension ViewModel {
 
   /// Starts, queues or drops `work` as its policy says.
   func schedule(_ work: ActionPlan<F>.Work) {
+    if let cancels = work.cancels {
+      let ending = ledger.entries.filter { cancels($0.lane) }.map(\.id)
+      closeWindows(where: cancels)
+      if !ending.isEmpty { end(where: ending.contains, cancelling: true) }
+      return
+    }
     let lane = work.lane
     let priority = Task.currentPriority
     let live = ledger.liveWork(inLane: lane)

@@ -23,6 +23,9 @@ public struct ActionPlan<F: Feature>: Sendable {
     /// would make and copy the operation's ``Effects`` through their run-time metadata, two
     /// look-ups on every action. It captures nothing, so storing it allocates nothing.
     @usableFromInline let launch: Launch
+    /// Set for work that only cancels: the live work of every lane it matches ends, and nothing
+    /// starts.
+    @usableFromInline var cancels: (@Sendable (WorkLane) -> Bool)? = nil
 
     /// Starts `operation` as the work `id` of `viewModel`, at `priority`.
     @usableFromInline
@@ -55,6 +58,16 @@ public struct ActionPlan<F: Feature>: Sendable {
           effects.operationReturned()
         }
       }
+    }
+
+    /// Work that only ends the live work of the lanes `lanes` matches.
+    init(cancelling lanes: @escaping @Sendable (WorkLane) -> Bool) {
+      lane = WorkLane(0)
+      mode = .merge
+      isAwaited = false
+      operation = { _ in }
+      launch = { _, _, _, _ in Task {} }
+      cancels = lanes
     }
   }
 
@@ -117,6 +130,14 @@ public struct ActionPlan<F: Feature>: Sendable {
     _ operation: @escaping @Sendable (Effects<F>) async -> Void
   ) -> Self {
     Self(immediate: immediate, work: [Work(policy: policy, isAwaited: false, operation: operation)])
+  }
+
+  /// Cancels the live work of every lane `lanes` matches, running, queued, held by a throttle or
+  /// waiting out a debounce, as ``InFlightPolicy/latest(_:)`` would: a sheet's work when it is
+  /// dismissed. Combine it with the action's own plan with ``alongside(_:)``.
+  public static func cancel(where lanes: @escaping @Sendable (F.Lane) -> Bool) -> Self {
+    let work = Work(cancelling: { lane in (lane.value as? F.Lane).map(lanes) ?? false })
+    return Self(immediate: [], work: [work])
   }
 
   /// Both plans as one: this plan's immediate effects, then `other`'s, then this plan's work

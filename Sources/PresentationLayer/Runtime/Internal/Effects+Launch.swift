@@ -8,6 +8,7 @@ extension Effects {
     self.viewModel = viewModel
     self.workID = workID
     self.clock = viewModel.clock
+    self.parent = nil
   }
 
   /// Tells the view model that the operation has returned, after everything it reported.

@@ -1,0 +1,168 @@
+import LayeredTestSupport
+import PresentationLayer
+import Testing
+
+/// An editor, shown as a sheet: it saves a title through the backend and says when it is done.
+private struct EditorFeature: Feature {
+  enum Action: Sendable {
+    case titleChanged(String)
+    case saveTapped
+  }
+  enum SideEffect: Sendable, Equatable {
+    case titleChanged(String)
+    case saveStarted
+    case saveFailed(String)
+  }
+  struct State: Sendable, Equatable {
+    var title = ""
+    var isSaving = false
+    var error: String?
+  }
+  enum Event: Sendable, Equatable { case saved(String) }
+  enum Lane: Sendable, Hashable { case save }
+
+  let backend: ScriptedBackend
+
+  func plan(for action: Action, in state: State) -> ActionPlan<Self> {
+    switch action {
+    case .titleChanged(let title):
+      return .immediate(.titleChanged(title))
+    case .saveTapped:
+      let (backend, title) = (self.backend, state.title)
+      return .run(.dropWhileBusy(.save), immediate: [.saveStarted]) { effects in
+        switch await backend.respond(to: "save \(title)") {
+        case .success: await effects.emit(.saved(title))
+        case .failure(let failure): await effects.apply(.saveFailed(failure.message))
+        }
+      }
+    }
+  }
+
+  static func reduce(_ state: inout State, _ effect: SideEffect) {
+    switch effect {
+    case .titleChanged(let title): state.title = title
+    case .saveStarted: state.isSaving = true
+    case .saveFailed(let message):
+      state.isSaving = false
+      state.error = message
+    }
+  }
+}
+
+/// A list that presents the editor as a sheet and adds what it saved.
+private struct ListFeature: Feature {
+  enum Action: Sendable {
+    case addTapped, dismissTapped
+    case note(String)
+    case editor(EditorFeature.Action)
+    case editorFinished(EditorFeature.Event)
+  }
+  enum SideEffect: Sendable, Equatable {
+    case presented, dismissed
+    case noted(String)
+    case added(String)
+    case editor(EditorFeature.SideEffect)
+  }
+  struct State: Sendable, Equatable {
+    var items: [String] = []
+    var notes: [String] = []
+    var editor: EditorFeature.State?
+  }
+  enum Lane: Sendable, Hashable { case editor(EditorFeature.Lane) }
+
+  let editor: ChildFeature<ListFeature, EditorFeature>
+
+  init(backend: ScriptedBackend) {
+    editor = ChildFeature(
+      EditorFeature(backend: backend), state: { $0.editor }, action: Action.editor,
+      sideEffect: SideEffect.editor, lane: Lane.editor, event: Action.editorFinished)
+  }
+
+  func plan(for action: Action, in state: State) -> ActionPlan<Self> {
+    switch action {
+    case .addTapped: .immediate(.presented)
+    case .dismissTapped:
+      ActionPlan.immediate(.dismissed).alongside(.cancel { if case .editor = $0 { true } else { false } })
+    case .note(let text): .immediate(.noted(text))
+    case .editor(let action): editor.plan(for: action, in: state)
+    case .editorFinished(.saved(let title)): .immediate(.added(title), .dismissed)
+    }
+  }
+
+  static func reduce(_ state: inout State, _ effect: SideEffect) {
+    switch effect {
+    case .presented: state.editor = EditorFeature.State()
+    case .dismissed: state.editor = nil
+    case .noted(let text): state.notes.append(text)
+    case .added(let title): state.items.append(title)
+    case .editor(let effect):
+      guard var editor = state.editor else { return }
+      EditorFeature.reduce(&editor, effect)
+      state.editor = editor
+    }
+  }
+}
+
+@Suite("ViewModel runtime: a child feature inside its parent", .timeLimit(.minutes(1)))
+@MainActor
+struct ChildFeatureTests {
+  private let backend = ScriptedBackend()
+
+  private func store() -> TestStore<ListFeature> {
+    TestStore(ListFeature(backend: backend), initialState: .init())
+  }
+
+  @Test(
+    "the child's actions, work and event run under the parent; its event comes back as the parent's action")
+  func childRunsUnderParent() async {
+    let store = store()
+    store.send(.addTapped) { $0.editor = .init() }
+    store.send(.editor(.titleChanged("Milk"))) { $0.editor?.title = "Milk" }
+    store.send(.editor(.saveTapped)) { $0.editor?.isSaving = true }
+    backend.answer("save Milk")
+    await store.receive {
+      $0.items = ["Milk"]
+      $0.editor = nil
+    }
+    await store.finish()
+  }
+
+  @Test("a failure in the child ends neither the child's input nor the parent's")
+  func childFailureKeepsInput() async {
+    let store = store()
+    store.send(.addTapped) { $0.editor = .init() }
+    store.send(.editor(.titleChanged("Milk"))) { $0.editor?.title = "Milk" }
+    let firstSave = store.send(.editor(.saveTapped)) { $0.editor?.isSaving = true }
+    backend.answer("save Milk", with: .failure(.offline))
+    await store.receive {
+      $0.editor?.isSaving = false
+      $0.editor?.error = "offline"
+    }
+    // The save's lane drops taps while busy: the failed save must have ended first.
+    await firstSave.finish()
+    store.send(.note("still here")) { $0.notes = ["still here"] }
+    store.send(.editor(.saveTapped)) { $0.editor?.isSaving = true }
+    backend.answer("save Milk")
+    await store.receive {
+      $0.items = ["Milk"]
+      $0.editor = nil
+    }
+    await store.finish()
+  }
+
+  @Test("dismissing the sheet cancels the child's work, whose late result never shows")
+  func dismissCancelsChildWork() async {
+    let store = store()
+    store.send(.addTapped) { $0.editor = .init() }
+    store.send(.editor(.titleChanged("Milk"))) { $0.editor?.title = "Milk" }
+    store.send(.editor(.saveTapped)) { $0.editor?.isSaving = true }
+    await backend.waitFor(.started("save Milk"))
+    store.send(.dismissTapped) { $0.editor = nil }
+    await backend.waitFor(.cancelled("save Milk"))
+    // An action for a sheet that is gone does nothing.
+    store.send(.editor(.saveTapped))
+    await store.finish()
+    #expect(store.state.items.isEmpty)
+    #expect(backend.count(of: .started("save Milk")) == 1)
+  }
+}
