@@ -114,6 +114,19 @@ public final class AppContainer: Sendable {
     return ViewModel(loadPage: { loadPage(after: $0) })
   }
 
+  /// A new view model for the app's flow: sign-in while nobody is signed in, then the todo list,
+  /// and sign-in again when the session ends. Send it `.started` once.
+  public func makeAppFlowViewModel() -> AppFlowViewModel {
+    let flow = AppFlowFeature(
+      login: LoginFeature(logIn: LogIn(repository: sessionRepository)),
+      todos: TodoListFeature(
+        observeTodos: ObserveTodos(repository: todoRepository),
+        toggleTodo: ToggleTodo(repository: todoRepository),
+        createTodo: CreateTodo(repository: todoRepository), observeSession: observeSession),
+      observeSession: observeSession)
+    return AppFlowViewModel(flow, initialState: AppFlowFeature.State())
+  }
+
   /// A new view model for the todo search screen, timing its pause on `clock`.
   public func makeTodoSearchViewModel(clock: any Clock<Duration> = ContinuousClock()) -> TodoSearchViewModel {
     let search = SearchTodos(repository: todoRepository)

@@ -64,9 +64,9 @@ public struct Effects<F: Feature>: Sendable {
   }
 
   /// Plans `action` as if the screen had sent it, if this work is still live: how a child's
-  /// event reaches its parent.
+  /// event reaches its parent, or a watch asks for what a change it saw calls for.
   @MainActor
-  func send(_ action: F.Action) {
+  public func send(_ action: F.Action) {
     if let parent { return parent.send(action) }
     viewModel?.deliverReports()
     viewModel?.accept(action, fromWork: workID)
