@@ -99,8 +99,10 @@ final class ParentLink<F: Feature>: Sendable {
   let send: @MainActor @Sendable (F.Action) -> Void
   let emit: @MainActor @Sendable (F.Event) -> Void
   let state: @MainActor @Sendable () -> F.State?
+  let clock: any Clock<Duration>
 
   init<Parent: Feature>(child: ChildFeature<Parent, F>, of parent: Effects<Parent>) {
+    clock = parent.clock
     react = { parent.react(child.reaction($0)) }
     report = { parent.report(child.reaction($0)) }
     send = { parent.send(child.action($0)) }
@@ -114,7 +116,6 @@ extension Effects {
   init<Parent: Feature>(child: ChildFeature<Parent, F>, of parent: Effects<Parent>) {
     viewModel = nil
     workID = parent.workID
-    clock = parent.clock
     self.parent = ParentLink(child: child, of: parent)
   }
 }

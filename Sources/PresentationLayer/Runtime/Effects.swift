@@ -17,7 +17,11 @@ public struct Effects<F: Feature>: Sendable {
   let parent: ParentLink<F>?
   /// The view model's clock, for work that waits: a banner that hides after two seconds, a
   /// retry after a pause. A test moves it by hand, so such work is tested without real time.
-  public let clock: any Clock<Duration>
+  /// Once the view model is gone, and the work with it, a continuous clock.
+  public var clock: any Clock<Duration> {
+    if let parent { return parent.clock }
+    return viewModel?.clock ?? ContinuousClock()
+  }
 
   /// Waits `duration` on the view model's ``clock``. Throws `CancellationError` as soon as the
   /// work is cancelled, so superseded work stops waiting at once.

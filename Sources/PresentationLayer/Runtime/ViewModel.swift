@@ -116,7 +116,7 @@ extension ViewModel {
     case .debounce(let interval):
       if !live.isEmpty { end(where: live.contains, cancelling: true) }
       ledger.add(.init(id: id, lane: lane, isAwaited: work.isAwaited, phase: .running))
-      start(id, work, priority: priority, after: clock.wait(for: interval))
+      start(id, work, priority: priority, waitingFirst: clock.wait(for: interval))
       return
     case .throttle(let interval, let latest):
       guard throttle(work, id: id, lane: lane, interval: interval, latest: latest, priority: priority) else {
@@ -130,20 +130,22 @@ extension ViewModel {
   /// Starts `work`'s operation off the main actor, in a Task of its own at `priority` (that of
   /// the task that sent its action, as a `Task { }` there would have), which holds the view model
   /// only weakly (through its ``Effects``).
+  func start(_ id: Int, _ work: ActionPlan<F>.Work, priority: TaskPriority) {
+    let task = work.launch(self, id, priority, work.operation)
+    runningTasks.withLock { $0.append(RunningTask(id: id, task: task)) }
+  }
+
+  /// Starts `work` like ``start(_:_:priority:)``, its operation running only once `wait` ends: a
+  /// wait that is cancelled (the work was superseded) never starts it.
   func start(
     _ id: Int, _ work: ActionPlan<F>.Work, priority: TaskPriority,
-    after wait: (@Sendable () async throws -> Void)? = nil
+    waitingFirst wait: @escaping @Sendable () async throws -> Void
   ) {
-    var operation = work.operation
-    if let wait {
-      let body = operation
-      // A wait that is cancelled (the work was superseded) never starts the body.
-      operation = { effects in
-        guard (try? await wait()) != nil else { return }
-        await body(effects)
-      }
+    let body = work.operation
+    let task = work.launch(self, id, priority) { effects in
+      guard (try? await wait()) != nil else { return }
+      await body(effects)
     }
-    let task = work.launch(self, id, priority, operation)
     runningTasks.withLock { $0.append(RunningTask(id: id, task: task)) }
   }
 }

@@ -7,7 +7,6 @@ extension Effects {
   init(viewModel: ViewModel<F>, workID: Int) {
     self.viewModel = viewModel
     self.workID = workID
-    self.clock = viewModel.clock
     self.parent = nil
   }
 
