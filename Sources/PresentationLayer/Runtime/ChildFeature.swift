@@ -65,15 +65,7 @@ public struct ChildFeature<Parent: Feature, Child: Feature>: Sendable {
     var wrapped = Reaction<Parent>(
       effect: sideEffect(reaction.effect), event: nil, emitsOnlyOnChange: reaction.emitsOnlyOnChange,
       followUps: reaction.followUps.map(self.reaction))
-    let grandchild = reaction.sendsAction
-    let parentAction = reaction.event.flatMap(event)
-    let child = self
-    if grandchild != nil || parentAction != nil {
-      wrapped.sendsAction = { parent in
-        if let parentAction { parent.send(parentAction) }
-        grandchild?(Effects(child: child, of: parent))
-      }
-    }
+    wrapped.action = reaction.action.map(action) ?? reaction.event.flatMap(event)
     return wrapped
   }
 }

@@ -92,7 +92,7 @@ public struct Effects<F: Feature>: Sendable {
     let changed = viewModel.reduce(reaction.effect, fromWork: workID)
     if changed || !reaction.emitsOnlyOnChange {
       if let event = reaction.event { viewModel.broadcast(event, fromWork: workID) }
-      reaction.sendsAction?(self)
+      if let action = reaction.action { viewModel.accept(action, fromWork: workID) }
     }
     for next in reaction.followUps { apply(next) }
     return changed

@@ -3,11 +3,10 @@
 public struct Reaction<F: Feature>: Sendable {
   let effect: F.SideEffect
   let event: F.Event?
-  /// Sends an action to the view model after ``effect``: a child feature's event, as its parent
-  /// takes it (see ``ChildFeature``). A closure, whose layout does not depend on the feature's
-  /// types, so a reaction without one costs nothing more (see the performance article).
-  var sendsAction: (@MainActor @Sendable (Effects<F>) -> Void)?
-  /// Whether ``event`` and ``sendsAction`` go out only when ``effect`` changed the state.
+  /// An action sent to the view model after ``effect``: a child feature's event, as its parent
+  /// takes it (see ``ChildFeature``).
+  var action: F.Action?
+  /// Whether ``event`` and ``action`` go out only when ``effect`` changed the state.
   let emitsOnlyOnChange: Bool
   /// The reactions applied after this one, in order.
   let followUps: [Reaction]
@@ -36,7 +35,7 @@ public struct Reaction<F: Feature>: Sendable {
   public func then(_ next: Self) -> Self {
     var chained = Self(
       effect: effect, event: event, emitsOnlyOnChange: emitsOnlyOnChange, followUps: followUps + [next])
-    chained.sendsAction = sendsAction
+    chained.action = action
     return chained
   }
 }
