@@ -43,12 +43,14 @@ public struct ChildFeature<Parent: Feature, Child: Feature>: Sendable {
   }
 
   /// The child's plan for `action`, as the parent's: its side effects wrapped, its work in the
-  /// parent's lanes under the same policies. Nothing while the child is not shown.
+  /// parent's lanes under the same policies. Nothing while the child is not shown. A child's own
+  /// ``ActionPlan/cancel(where:)`` is not carried: a lane of the child's cannot be told from the
+  /// parent's lane it became, so the parent cancels the child's lanes itself.
   public func plan(for action: Child.Action, in state: Parent.State) -> ActionPlan<Parent> {
     guard let current = self.state(state) else { return .none }
     let plan = feature.plan(for: action, in: current)
     var work: [ActionPlan<Parent>.Work] = []
-    for childWork in plan.work {
+    for childWork in plan.work where childWork.cancels == nil {
       guard let childLane = childWork.lane.value as? Child.Lane else { continue }
       let operation = childWork.operation
       let policy = InFlightPolicy(lane: lane(childLane), mode: childWork.mode.carried())
