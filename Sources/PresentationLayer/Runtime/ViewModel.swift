@@ -6,33 +6,25 @@ import LayeredSupport
 // `Internal/ViewModelCore.swift`; `Internal/README.md` says why.
 extension ViewModel {
   /// The current state at once, then its changes, for one observer at its own pace: conflated,
-  /// so an observer that falls behind gets the latest state, never a stale one (see
-  /// ``StateStream``).
-  ///
-  /// Any number of observers may listen at the same time. Each ends on the final state when the
-  /// view model is cancelled or released.
+  /// so an observer that falls behind gets the latest state (see ``StateStream``). Any number may
+  /// listen; each ends on the final state when the view model is cancelled or released.
   public nonisolated var states: StateStream<F.State> {
     StateStream(stateBroadcaster, owner: WeakDeliverer(self))
   }
 
-  /// The events emitted from now on, for one listener; earlier events are never replayed.
-  ///
-  /// Every listener gets every event emitted while it listens, in order: events are never
-  /// conflated. The stream finishes when the view model is cancelled or released.
+  /// The events emitted from now on, for one listener, in order, never conflated and never
+  /// replayed. The stream finishes when the view model is cancelled or released.
   public nonisolated var events: AsyncStream<F.Event> {
     eventBroadcaster.stream()
   }
 
-  /// Plans `action`, applies its immediate effects, schedules its work, and returns at once.
-  ///
-  /// Ignored once the view model has been cancelled.
+  /// Plans `action`, applies its immediate effects, schedules its work, and returns at once;
+  /// ignored once the view model has been cancelled.
   public func send(_ action: F.Action) {
     accept(action)
   }
 
-  /// Sends `action` like ``send(_:)``, then returns once all of its work has ended.
-  ///
-  /// Work ends when its operation returns, or at the moment it is dropped, superseded or
+  /// Sends `action` like ``send(_:)``, then returns once all of its work has ended. Work ends when its operation returns, or at the moment it is dropped, superseded or
   /// cancelled (from then on nothing it does reaches the view model, even if its operation runs
   /// on for a while). So this returns at once for an action without work or whose work was
   /// dropped, and waits for the turn and the completion of queued work. Watches
@@ -40,8 +32,7 @@ extension ViewModel {
   /// the wait, not the work: the work belongs to the view model.
   public func sendAndWait(_ action: F.Action) async {
     let pending = accept(action)
-    // The waiter delivers what work reports itself, so that the outcome it waits for costs one
-    // wake-up of the main actor, not one for the delivery and another for the waiter.
+    // The waiter delivers what work reports itself: one wake-up of the main actor, not two.
     while true {
       deliverReports()
       guard ledger.isAnyAwaitedLive(in: pending), !Task.isCancelled else { return }
