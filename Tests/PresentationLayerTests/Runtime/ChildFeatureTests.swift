@@ -112,13 +112,19 @@ struct ChildFeatureTests {
     TestStore(ListFeature(backend: backend), initialState: .init())
   }
 
+  /// Shows the editor, types "Milk" and taps save; returns the save's work.
+  @discardableResult
+  private func startSavingMilk(in store: TestStore<ListFeature>) -> TestStore<ListFeature>.Work {
+    store.send(.addTapped) { $0.editor = .init() }
+    store.send(.editor(.titleChanged("Milk"))) { $0.editor?.title = "Milk" }
+    return store.send(.editor(.saveTapped)) { $0.editor?.isSaving = true }
+  }
+
   @Test(
     "the child's actions, work and event run under the parent; its event comes back as the parent's action")
   func childRunsUnderParent() async {
     let store = store()
-    store.send(.addTapped) { $0.editor = .init() }
-    store.send(.editor(.titleChanged("Milk"))) { $0.editor?.title = "Milk" }
-    store.send(.editor(.saveTapped)) { $0.editor?.isSaving = true }
+    startSavingMilk(in: store)
     backend.answer("save Milk")
     await store.receive {
       $0.items = ["Milk"]
@@ -130,9 +136,7 @@ struct ChildFeatureTests {
   @Test("a failure in the child ends neither the child's input nor the parent's")
   func childFailureKeepsInput() async {
     let store = store()
-    store.send(.addTapped) { $0.editor = .init() }
-    store.send(.editor(.titleChanged("Milk"))) { $0.editor?.title = "Milk" }
-    let firstSave = store.send(.editor(.saveTapped)) { $0.editor?.isSaving = true }
+    let firstSave = startSavingMilk(in: store)
     backend.answer("save Milk", with: .failure(.offline))
     await store.receive {
       $0.editor?.isSaving = false
@@ -153,9 +157,7 @@ struct ChildFeatureTests {
   @Test("dismissing the sheet cancels the child's work, whose late result never shows")
   func dismissCancelsChildWork() async {
     let store = store()
-    store.send(.addTapped) { $0.editor = .init() }
-    store.send(.editor(.titleChanged("Milk"))) { $0.editor?.title = "Milk" }
-    store.send(.editor(.saveTapped)) { $0.editor?.isSaving = true }
+    startSavingMilk(in: store)
     await backend.waitFor(.started("save Milk"))
     store.send(.dismissTapped) { $0.editor = nil }
     await backend.waitFor(.cancelled("save Milk"))
