@@ -7,12 +7,11 @@ import Testing
 
 @Suite("The app's flow between its screens", .timeLimit(.minutes(1)))
 struct AppFlowTests {
-  /// Waits until the flow's state satisfies `condition`.
+  /// Waits until the flow's state satisfies `condition`, following its states.
   @MainActor
-  private static func waitUntil(_ flow: AppFlowViewModel, _ condition: (AppFlowFeature.State) -> Bool)
-    async throws
-  {
-    while !condition(flow.state) { try await Task.sleep(for: .milliseconds(5)) }
+  private static func waitUntil(_ flow: AppFlowViewModel, _ condition: (AppFlowFeature.State) -> Bool) async {
+    for await state in flow.states where condition(state) { return }
+    Issue.record("the flow ended before its state satisfied the condition")
   }
 
   @Test(
@@ -24,7 +23,7 @@ struct AppFlowTests {
       let app = AppHarness(connection)
       let flow = app.container.makeAppFlowViewModel()
       flow.send(.started)
-      try await Self.waitUntil(flow) { $0.login != nil }
+      await Self.waitUntil(flow) { $0.login != nil }
       #expect(flow.state.todos == nil)
 
       // Tokens issued now are already expired, and the server will refuse to renew them.
@@ -38,7 +37,7 @@ struct AppFlowTests {
 
       // The list's first load needs a refresh, which the server refuses: the session ends.
       flow.send(.todos(.appeared))
-      try await Self.waitUntil(flow) { $0.login != nil }
+      await Self.waitUntil(flow) { $0.login != nil }
       #expect(flow.state.todos == nil)
       let counters = try await connection.counters()
       #expect(counters.logins == 1)
@@ -61,7 +60,7 @@ struct AppFlowTests {
       await app.signIn()
       let flow = app.container.makeAppFlowViewModel()
       flow.send(.started)
-      try await Self.waitUntil(flow) { $0.todos != nil }
+      await Self.waitUntil(flow) { $0.todos != nil }
       await flow.sendAndWait(.todos(.appeared))
       #expect(flow.state.todos?.todos.count == 200)
       #expect(flow.state.login == nil)
