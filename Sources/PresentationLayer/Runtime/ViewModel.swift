@@ -95,7 +95,7 @@ extension ViewModel {
     switch work.mode {
     case .merge:
       break
-    case .latest:
+    case .latest, .debounce:
       if !live.isEmpty { end(where: live.contains, cancelling: true) }
     case .dropWhileBusy:
       guard live.isEmpty else { return }
@@ -104,18 +104,17 @@ extension ViewModel {
     case .queue:
       enqueue(work, id: id, lane: lane, after: live, priority: priority)
       return
-    case .debounce(let interval):
-      if !live.isEmpty { end(where: live.contains, cancelling: true) }
-      ledger.add(.init(id: id, lane: lane, isAwaited: work.isAwaited, phase: .running))
-      start(id, work, priority: priority, waitingFirst: clock.wait(for: interval))
-      return
     case .throttle(let interval, let latest):
       guard throttle(work, id: id, lane: lane, interval: interval, latest: latest, priority: priority) else {
         return
       }
     }
     ledger.add(.init(id: id, lane: lane, isAwaited: work.isAwaited, phase: .running))
-    start(id, work, priority: priority)
+    if case .debounce(let interval) = work.mode {
+      start(id, work, priority: priority, waitingFirst: clock.wait(for: interval))
+    } else {
+      start(id, work, priority: priority)
+    }
   }
 
   /// Starts `work`'s operation off the main actor, in a Task of its own at `priority` (that of
