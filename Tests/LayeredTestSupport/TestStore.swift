@@ -227,14 +227,14 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
   /// records an issue for any that is still running after the timeout and for every output the
   /// test did not receive, then cancels the view model, which ends its watches.
   public func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
-    let deadline = ContinuousClock.now.advanced(
-      by: exhaustivity == .off(failsOnUnfinishedWork: false) ? .zero : timeout)
+    let failsOnUnfinishedWork = exhaustivity != .off(failsOnUnfinishedWork: false)
+    let deadline = ContinuousClock.now.advanced(by: failsOnUnfinishedWork ? timeout : .zero)
     while true {
       let seen = activity
       guard viewModel.hasAwaitedWork, ContinuousClock.now < deadline else { break }
       await waitForActivity(after: seen, until: deadline)
     }
-    if viewModel.hasAwaitedWork, exhaustivity != .off(failsOnUnfinishedWork: false) {
+    if viewModel.hasAwaitedWork, failsOnUnfinishedWork {
       Issue.record("Work was still running when the test ended", sourceLocation: sourceLocation)
     }
     failOnUnreceivedOutputs(before: "finishing", sourceLocation)
@@ -302,12 +302,10 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
 
   private func failOnUnreceivedOutputs(before step: String, _ sourceLocation: SourceLocation) {
     guard !outputs.isEmpty else { return }
-    guard exhaustivity == .on else {
-      for output in outputs { if case .state(let changed) = output { state = changed } }
-      return outputs.removeAll()
+    if exhaustivity == .on {
+      let list = outputs.map { "  - \($0)" }.joined(separator: "\n")
+      Issue.record("Received but not asserted before \(step):\n\(list)", sourceLocation: sourceLocation)
     }
-    let list = outputs.map { "  - \($0)" }.joined(separator: "\n")
-    Issue.record("Received but not asserted before \(step):\n\(list)", sourceLocation: sourceLocation)
     for output in outputs { if case .state(let changed) = output { state = changed } }
     outputs.removeAll()
   }
