@@ -656,7 +656,7 @@ class SampleAPI:
                 raise HTTPError(400, "'completed' must be true or false")
             completed = text == "true"
 
-        search, needle, search_filter = title_search(request)
+        _, needle, search_filter = title_search(request)
         with self.lock:
             todos = [
                 dict(todo) for todo in sorted(self.todos.values(), key=lambda t: t["id"])

@@ -12,10 +12,14 @@ struct TitleSearch {
   init(_ request: InProcessRequest) {
     let search = request.queryValue("q")
     needle = search?.lowercased()
-    let unreserved = CharacterSet(charactersIn: "-._~").union(CharacterSet(charactersIn: "a"..."z"))
-      .union(CharacterSet(charactersIn: "A"..."Z")).union(CharacterSet(charactersIn: "0"..."9"))
-    linkFilter = search?.addingPercentEncoding(withAllowedCharacters: unreserved).map { "q=\($0)&" } ?? ""
+    linkFilter =
+      search?.addingPercentEncoding(withAllowedCharacters: Self.unreserved).map { "q=\($0)&" } ?? ""
   }
+
+  /// RFC 3986's unreserved characters, which a link keeps as they are.
+  private static let unreserved = CharacterSet(charactersIn: "-._~")
+    .union(CharacterSet(charactersIn: "a"..."z")).union(CharacterSet(charactersIn: "A"..."Z"))
+    .union(CharacterSet(charactersIn: "0"..."9"))
 
   /// Whether `title` is one the search finds.
   func admits(_ title: String) -> Bool {
