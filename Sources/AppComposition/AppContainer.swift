@@ -133,6 +133,15 @@ public final class AppContainer: Sendable {
     return TodoSearchViewModel(search: { search($0) }, clock: clock)
   }
 
+  /// A new view model for the todo screen made of parts: a search bar over its list, and an editor
+  /// of a new todo shown as a sheet. The search's pause and the banner are timed on `clock`.
+  public func makeTodoScreenViewModel(clock: any Clock<Duration> = ContinuousClock()) -> TodoScreenViewModel {
+    TodoScreenViewModel(
+      searchTodos: SearchTodos(repository: todoRepository),
+      createTodo: CreateTodo(repository: todoRepository),
+      clock: clock)
+  }
+
   /// A new view model for the today's-article screen.
   public func makeArticleViewModel() -> ArticleViewModel {
     ArticleViewModel(loadArticle: LoadTodaysArticle(repository: articleRepository))
