@@ -3,7 +3,7 @@ public import DomainLayer
 /// The todo screen, made of parts: a search bar over the todos it finds, and an editor of a new
 /// todo shown as a sheet.
 ///
-/// - The search bar and its list are a ``SearchListFeature``; the sheet is a ``TodoEditorFeature``.
+/// - The search bar and its list are a ``SearchListFeature``; the sheet is a ``TitleEditorFeature``.
 ///   Both run under this screen's view model, in lanes of its own, and know nothing of it.
 /// - A todo saved in the sheet closes it, joins the top of the list, and shows a banner that
 ///   hides after ``bannerDuration`` on the view model's clock.
@@ -16,7 +16,7 @@ public struct TodoScreenFeature: Feature {
     /// The user tapped add: the editor opens, empty. Does nothing while it is open.
     case addTapped
     /// An action of the editor.
-    case editor(TodoEditorFeature.Action)
+    case editor(TitleEditorFeature<Todo>.Action)
     /// The user closed the editor: whatever it was doing stops.
     case editorDismissed
     /// The editor saved a todo.
@@ -28,7 +28,7 @@ public struct TodoScreenFeature: Feature {
     /// A side effect of the search bar.
     case search(SearchListFeature<Todo>.SideEffect)
     /// A side effect of the editor.
-    case editor(TodoEditorFeature.SideEffect)
+    case editor(TitleEditorFeature<Todo>.SideEffect)
     /// The editor is shown, empty.
     case editorPresented
     /// The editor is gone.
@@ -44,7 +44,7 @@ public struct TodoScreenFeature: Feature {
     /// The search bar and the todos it found.
     public var search = SearchListFeature<Todo>.State()
     /// The editor, while its sheet is shown.
-    public var editor: TodoEditorFeature.State?
+    public var editor: TitleEditorFeature<Todo>.State?
     /// A short message about what just happened, while it is shown.
     public var banner: String?
 
@@ -57,7 +57,7 @@ public struct TodoScreenFeature: Feature {
     /// Work of the search bar.
     case search(SearchListFeature<Todo>.Lane)
     /// Work of the editor.
-    case editor(TodoEditorFeature.Lane)
+    case editor(TitleEditorFeature<Todo>.Lane)
     /// Hiding the banner; a newer banner restarts the wait.
     case banner
   }
@@ -66,7 +66,7 @@ public struct TodoScreenFeature: Feature {
   public static var bannerDuration: Duration { .seconds(2) }
 
   private let search: ChildFeature<Self, SearchListFeature<Todo>>
-  private let editor: ChildFeature<Self, TodoEditorFeature>
+  private let editor: ChildFeature<Self, TitleEditorFeature<Todo>>
 
   /// Creates the screen on top of the use cases its parts need.
   public init(searchTodos: any SearchTodosUseCase, createTodo: any CreateTodoUseCase) {
@@ -74,7 +74,7 @@ public struct TodoScreenFeature: Feature {
       SearchListFeature(search: { searchTodos($0) }), state: { $0.search }, action: Action.search,
       sideEffect: SideEffect.search, lane: Lane.search)
     editor = ChildFeature(
-      TodoEditorFeature(createTodo: createTodo), state: { $0.editor }, action: Action.editor,
+      TitleEditorFeature(save: { createTodo(title: $0) }), state: { $0.editor }, action: Action.editor,
       sideEffect: SideEffect.editor, lane: Lane.editor,
       event: { event in
         switch event {
@@ -110,10 +110,10 @@ public struct TodoScreenFeature: Feature {
       SearchListFeature<Todo>.reduce(&state.search, effect)
     case .editor(let effect):
       guard var editor = state.editor else { return }
-      TodoEditorFeature.reduce(&editor, effect)
+      TitleEditorFeature<Todo>.reduce(&editor, effect)
       state.editor = editor
     case .editorPresented:
-      state.editor = TodoEditorFeature.State()
+      state.editor = TitleEditorFeature<Todo>.State()
     case .editorClosed:
       state.editor = nil
     case .added(let todo):

@@ -1,12 +1,13 @@
 public import DomainLayer
 
-/// The editor of a new todo, shown as a sheet: the user types a title and saves it.
+/// An editor of one title, shown as a sheet: the user types a title and saves it, and the item
+/// saved comes back. The todo screen saves a new todo with it; a feature could rename with it.
 ///
 /// - A failed save keeps the typed title and shows why, with what the server said is wrong with
 ///   the title, so nothing typed is lost; a tap on save while a save is in flight does nothing.
-/// - A saved todo is announced with ``Event/saved(_:)``. Closing the sheet is the presenting
+/// - The saved item is announced with ``Event/saved(_:)``. Closing the sheet is the presenting
 ///   screen's business: the editor knows nothing of it.
-public struct TodoEditorFeature: Feature {
+public struct TitleEditorFeature<Item: Sendable & Hashable>: Feature {
   /// What the user does in the editor.
   public enum Action: Sendable, Hashable {
     /// The user edited the title; carries the whole text.
@@ -21,7 +22,7 @@ public struct TodoEditorFeature: Feature {
     case titleChanged(String)
     /// A save went out.
     case saveStarted
-    /// The todo was saved.
+    /// The item was saved.
     case saved
     /// The save failed: the title is kept, and `message` and the server's `titleErrors` shown.
     case saveFailed(message: String, titleErrors: [String])
@@ -44,8 +45,8 @@ public struct TodoEditorFeature: Feature {
 
   /// What the editor has to say to the screen that shows it.
   public enum Event: Sendable, Hashable {
-    /// The todo was saved, as the server stored it.
-    case saved(Todo)
+    /// The item was saved, as the server stored it.
+    case saved(Item)
   }
 
   /// The one lane of the editor's work.
@@ -54,11 +55,11 @@ public struct TodoEditorFeature: Feature {
     case save
   }
 
-  private let createTodo: any CreateTodoUseCase
+  private let save: @Sendable (String) -> OutcomeStream<Item, DomainError>
 
-  /// Creates the editor on top of the use case that saves a new todo.
-  public init(createTodo: any CreateTodoUseCase) {
-    self.createTodo = createTodo
+  /// Creates the editor on top of a use case: `save(title)` saves the title and yields the item.
+  public init(save: @escaping @Sendable (String) -> OutcomeStream<Item, DomainError>) {
+    self.save = save
   }
 
   /// Shows each edit at once, and saves unless a save is in flight.
@@ -68,10 +69,10 @@ public struct TodoEditorFeature: Feature {
       return .immediate(.titleChanged(title))
     case .saveTapped:
       guard !state.isSaving else { return .none }
-      let (createTodo, title) = (self.createTodo, state.title)
+      let (save, title) = (self.save, state.title)
       return .run(.dropWhileBusy(.save), immediate: [.saveStarted]) { effects in
         await effects.follow(
-          createTodo(title: title),
+          save(title),
           onValue: { .apply(.saved, emitting: .saved($0)) },
           onFailure: { .apply(.saveFailed(message: $0.message, titleErrors: $0.fieldErrors["title"] ?? [])) }
         )
