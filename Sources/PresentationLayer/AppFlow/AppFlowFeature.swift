@@ -90,23 +90,11 @@ public struct AppFlowFeature: Feature {
     case .todos(let action):
       return todos.plan(for: action, in: state)
     case .loggedIn, .sessionChanged(.signedIn):
-      return state.todos == nil ? ActionPlan.immediate(.showTodos).alongside(leaving(.login)) : .none
+      return state.todos == nil ? ActionPlan.immediate(.showTodos).alongside(login.cancel()) : .none
     case .sessionEnded, .sessionChanged(.signedOut), .sessionChanged(.expired):
-      return state.login == nil ? ActionPlan.immediate(.showLogin).alongside(leaving(.todos)) : .none
+      return state.login == nil ? ActionPlan.immediate(.showLogin).alongside(todos.cancel()) : .none
     }
   }
-
-  /// Cancels the work of the screen being left.
-  private func leaving(_ screen: Screen) -> ActionPlan<Self> {
-    .cancel { lane in
-      switch (screen, lane) {
-      case (.login, .login), (.todos, .todos): true
-      default: false
-      }
-    }
-  }
-
-  private enum Screen { case login, todos }
 
   /// Shows one screen or the other, and hands each screen's side effects to its reducer.
   public static func reduce(_ state: inout State, _ effect: SideEffect) {

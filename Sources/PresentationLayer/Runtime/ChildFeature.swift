@@ -7,11 +7,17 @@
 /// nothing of the parent: what it has to say, it emits as an event, which the parent takes as an
 /// action of its own. As for any work, no outcome of the child's can stop the parent's input.
 ///
+/// `lane` wraps each child lane in a case of the parent's `Lane` (`Lane.editor`). To cancel the
+/// child's work, ``cancel()`` and the child's own ``ActionPlan/cancel(where:)`` read the child
+/// lane back out of that case, so a `lane` that does not wrap it (`{ _ in .editor }`) is refused
+/// by an assertion the first time the child's work is planned.
+///
 /// ```swift
 /// let editor = ChildFeature(
 ///   EditorFeature(save: save), state: { $0.editor }, action: Action.editor,
 ///   sideEffect: SideEffect.editor, lane: Lane.editor, event: { .editorFinished($0) })
 /// // plan:   case .editor(let action): return editor.plan(for: action, in: state)
+///           case .dismissTapped: return ActionPlan.immediate(.dismissed).alongside(editor.cancel())
 /// // reduce: case .editor(let effect): if var child = state.editor { EditorFeature.reduce(&child, effect); state.editor = child }
 /// ```
 public struct ChildFeature<Parent: Feature, Child: Feature>: Sendable {
@@ -43,15 +49,21 @@ public struct ChildFeature<Parent: Feature, Child: Feature>: Sendable {
   }
 
   /// The child's plan for `action`, as the parent's: its side effects wrapped, its work in the
-  /// parent's lanes under the same policies. Nothing while the child is not shown. A child's own
-  /// ``ActionPlan/cancel(where:)`` is not carried: a lane of the child's cannot be told from the
-  /// parent's lane it became, so the parent cancels the child's lanes itself.
+  /// parent's lanes under the same policies, and what it cancels cancelled in those lanes.
+  /// Nothing while the child is not shown.
   public func plan(for action: Child.Action, in state: Parent.State) -> ActionPlan<Parent> {
     guard let current = self.state(state) else { return .none }
     let plan = feature.plan(for: action, in: current)
     var work: [ActionPlan<Parent>.Work] = []
-    for childWork in plan.work where childWork.cancels == nil {
+    for childWork in plan.work {
+      if let cancels = childWork.cancels {
+        work.append(.init(cancelling: { self.childLane(in: $0).map { cancels(WorkLane($0)) } ?? false }))
+        continue
+      }
       guard let childLane = childWork.lane.value as? Child.Lane else { continue }
+      assert(
+        self.childLane(in: WorkLane(lane(childLane))) == childLane,
+        "ChildFeature: `lane` must wrap each child lane in a case of the parent's Lane")
       let operation = childWork.operation
       let policy = InFlightPolicy(lane: lane(childLane), mode: childWork.mode.carried())
       work.append(
@@ -60,6 +72,22 @@ public struct ChildFeature<Parent: Feature, Child: Feature>: Sendable {
         })
     }
     return ActionPlan(immediate: plan.immediate.map(sideEffect), work: work)
+  }
+
+  /// Cancels all the child's live work, running, queued or waiting, as dismissing its sheet must.
+  /// Combine it with the parent's own plan with ``ActionPlan/alongside(_:)``.
+  public func cancel() -> ActionPlan<Parent> {
+    ActionPlan(immediate: [], work: [.init(cancelling: { self.childLane(in: $0) != nil })])
+  }
+
+  /// The child lane that `lane`, one of the parent's, wraps, if this child's work runs in it:
+  /// the payload of its case, when wrapping that payload again gives `lane` back.
+  private func childLane(in lane: WorkLane) -> Child.Lane? {
+    guard let parentLane = lane.value as? Parent.Lane,
+      let wrapped = Mirror(reflecting: parentLane).children.first?.value as? Child.Lane,
+      self.lane(wrapped) == parentLane
+    else { return nil }
+    return wrapped
   }
 
   /// `reaction` as the parent applies it: its side effects wrapped, its event as an action.

@@ -93,8 +93,7 @@ public struct TodoScreenFeature: Feature {
     case .editor(let action):
       return editor.plan(for: action, in: state)
     case .editorDismissed:
-      return ActionPlan.immediate(.editorClosed).alongside(
-        .cancel { if case .editor = $0 { true } else { false } })
+      return ActionPlan.immediate(.editorClosed).alongside(editor.cancel())
     case .editorSaved(let todo):
       return .run(.latest(.banner), immediate: [.added(todo)]) { effects in
         do { try await effects.sleep(for: Self.bannerDuration) } catch { return }

@@ -2,15 +2,18 @@ import LayeredTestSupport
 import PresentationLayer
 import Testing
 
-/// An editor, shown as a sheet: it saves a title through the backend and says when it is done.
+/// An editor, shown as a sheet: it saves a title through the backend and says when it is done;
+/// stopping cancels its own save.
 private struct EditorFeature: Feature {
   enum Action: Sendable {
     case titleChanged(String)
     case saveTapped
+    case stopTapped
   }
   enum SideEffect: Sendable, Equatable {
     case titleChanged(String)
     case saveStarted
+    case saveStopped
     case saveFailed(String)
   }
   struct State: Sendable, Equatable {
@@ -35,6 +38,8 @@ private struct EditorFeature: Feature {
         case .failure(let failure): await effects.apply(.saveFailed(failure.message))
         }
       }
+    case .stopTapped:
+      return ActionPlan.immediate(.saveStopped).alongside(.cancel { $0 == .save })
     }
   }
 
@@ -42,6 +47,7 @@ private struct EditorFeature: Feature {
     switch effect {
     case .titleChanged(let title): state.title = title
     case .saveStarted: state.isSaving = true
+    case .saveStopped: state.isSaving = false
     case .saveFailed(let message):
       state.isSaving = false
       state.error = message
@@ -81,8 +87,7 @@ private struct ListFeature: Feature {
   func plan(for action: Action, in state: State) -> ActionPlan<Self> {
     switch action {
     case .addTapped: .immediate(.presented)
-    case .dismissTapped:
-      ActionPlan.immediate(.dismissed).alongside(.cancel { if case .editor = $0 { true } else { false } })
+    case .dismissTapped: ActionPlan.immediate(.dismissed).alongside(editor.cancel())
     case .note(let text): .immediate(.noted(text))
     case .editor(let action): editor.plan(for: action, in: state)
     case .editorFinished(.saved(let title)): .immediate(.added(title), .dismissed)
@@ -99,6 +104,55 @@ private struct ListFeature: Feature {
       guard var editor = state.editor else { return }
       EditorFeature.reduce(&editor, effect)
       state.editor = editor
+    }
+  }
+}
+
+/// Two editors of the same type side by side, each in lanes of its own.
+private struct PairFeature: Feature {
+  enum Action: Sendable {
+    case left(EditorFeature.Action)
+    case right(EditorFeature.Action)
+    case closeLeft
+  }
+  enum SideEffect: Sendable, Equatable {
+    case left(EditorFeature.SideEffect)
+    case right(EditorFeature.SideEffect)
+  }
+  struct State: Sendable, Equatable {
+    var left = EditorFeature.State()
+    var right = EditorFeature.State()
+  }
+  enum Lane: Sendable, Hashable {
+    case left(EditorFeature.Lane)
+    case right(EditorFeature.Lane)
+  }
+
+  let left: ChildFeature<PairFeature, EditorFeature>
+  let right: ChildFeature<PairFeature, EditorFeature>
+
+  init(backend: ScriptedBackend) {
+    left = ChildFeature(
+      EditorFeature(backend: backend), state: { $0.left }, action: Action.left, sideEffect: SideEffect.left,
+      lane: Lane.left)
+    right = ChildFeature(
+      EditorFeature(backend: backend), state: { $0.right }, action: Action.right,
+      sideEffect: SideEffect.right,
+      lane: Lane.right)
+  }
+
+  func plan(for action: Action, in state: State) -> ActionPlan<Self> {
+    switch action {
+    case .left(let action): left.plan(for: action, in: state)
+    case .right(let action): right.plan(for: action, in: state)
+    case .closeLeft: left.cancel()
+    }
+  }
+
+  static func reduce(_ state: inout State, _ effect: SideEffect) {
+    switch effect {
+    case .left(let effect): EditorFeature.reduce(&state.left, effect)
+    case .right(let effect): EditorFeature.reduce(&state.right, effect)
     }
   }
 }
@@ -166,5 +220,44 @@ struct ChildFeatureTests {
     await store.finish()
     #expect(store.state.items.isEmpty)
     #expect(backend.count(of: .started("save Milk")) == 1)
+  }
+
+  @Test("a child's own cancel ends its work alone and under its parent alike")
+  func childsOwnCancel() async {
+    let alone = TestStore(EditorFeature(backend: backend), initialState: .init())
+    alone.send(.titleChanged("Tea")) { $0.title = "Tea" }
+    alone.send(.saveTapped) { $0.isSaving = true }
+    await backend.waitFor(.started("save Tea"))
+    alone.send(.stopTapped) { $0.isSaving = false }
+    await backend.waitFor(.cancelled("save Tea"))
+    await alone.finish()
+
+    let store = store()
+    startSavingMilk(in: store)
+    await backend.waitFor(.started("save Milk"))
+    store.send(.editor(.stopTapped)) { $0.editor?.isSaving = false }
+    await backend.waitFor(.cancelled("save Milk"))
+    await store.finish()
+    #expect(store.state.items.isEmpty)
+  }
+
+  @Test("cancelling one child leaves a sibling of the same type working")
+  func cancelSparesSibling() async {
+    let store = TestStore(PairFeature(backend: backend), initialState: .init())
+    store.send(.left(.titleChanged("L"))) { $0.left.title = "L" }
+    store.send(.right(.titleChanged("R"))) { $0.right.title = "R" }
+    store.send(.left(.saveTapped)) { $0.left.isSaving = true }
+    store.send(.right(.saveTapped)) { $0.right.isSaving = true }
+    await backend.waitFor(.started("save L"))
+    await backend.waitFor(.started("save R"))
+    store.send(.closeLeft)
+    await backend.waitFor(.cancelled("save L"))
+    backend.answer("save R", with: .failure(.offline))
+    await store.receive {
+      $0.right.isSaving = false
+      $0.right.error = "offline"
+    }
+    await store.finish()
+    #expect(backend.count(of: .cancelled("save R")) == 0)
   }
 }
