@@ -26,10 +26,8 @@ struct TodoScreenFeatureTests {
     store.send(.editor(.saveTapped)) { $0.editor?.isSaving = true }
   }
 
-  @Test("a saved todo closes the sheet and joins the top of the list; its banner hides after two seconds")
-  func savedTodoJoinsList() async throws {
-    let milk = try #require(milk)
-    let (store, _, _) = store(search: [.success(found)], create: [.success(milk)])
+  /// Types "todo" into the search bar and lets the search run, past the pause, to its results.
+  private func searchTodo(in store: TestStore<TodoScreenFeature>) async {
     store.send(.search(.queryChanged("todo"))) { $0.search.query = "todo" }
     await store.advance(by: SearchListFeature<Todo>.pause)
     await store.receive { $0.search.isSearching = true }
@@ -37,6 +35,13 @@ struct TodoScreenFeatureTests {
       $0.search.isSearching = false
       $0.search.results = found
     }
+  }
+
+  @Test("a saved todo closes the sheet and joins the top of the list; its banner hides after two seconds")
+  func savedTodoJoinsList() async throws {
+    let milk = try #require(milk)
+    let (store, _, _) = store(search: [.success(found)], create: [.success(milk)])
+    await searchTodo(in: store)
     startSavingMilk(in: store)
     await store.receive { $0.editor?.isSaving = false }
     await store.receive {
@@ -62,13 +67,7 @@ struct TodoScreenFeatureTests {
       $0.editor?.message = refusal.message
       $0.editor?.titleErrors = ["is taken"]
     }
-    store.send(.search(.queryChanged("todo"))) { $0.search.query = "todo" }
-    await store.advance(by: SearchListFeature<Todo>.pause)
-    await store.receive { $0.search.isSearching = true }
-    await store.receive {
-      $0.search.isSearching = false
-      $0.search.results = found
-    }
+    await searchTodo(in: store)
     await store.finish()
     #expect(search.queries.withLock { $0 } == ["todo"])
     #expect(store.state.editor?.title == "Milk")
