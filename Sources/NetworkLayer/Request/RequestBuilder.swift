@@ -44,15 +44,14 @@ public struct RequestBuilder: Sendable {
     guard HeaderSyntax.isToken(endpoint.method.rawValue) else {
       throw .invalidRequest("the method is not an RFC 9110 token")
     }
-    var request = URLRequest(url: url)
-    request.httpMethod = endpoint.method.rawValue
     try HeaderSyntax.validate(name: "Accept", value: endpoint.accept)
-    request.setCanonicalHeaderField("Accept", to: endpoint.accept)
+    var fields = ["Accept": endpoint.accept]
     if let body = endpoint.body {
       try HeaderSyntax.validate(name: "Content-Type", value: body.contentType)
-      request.httpBody = try body.encode()
-      request.setCanonicalHeaderField("Content-Type", to: body.contentType)
+      fields["Content-Type"] = body.contentType
     }
+    var request = URLRequest(url: url, method: endpoint.method.rawValue, fields: fields)
+    if let body = endpoint.body { request.httpBody = try body.encode() }
     for (name, value) in endpoint.headers {
       try HeaderSyntax.validate(name: name, value: value)
       if HeaderSyntax.sameName(name, "Accept") {

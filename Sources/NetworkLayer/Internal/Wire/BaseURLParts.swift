@@ -1,7 +1,8 @@
 import Foundation
 
 /// The parts of a base URL a request is built from, already percent-encoded, taken apart once
-/// per builder so that building a request is string concatenation and one `URL(string:)`.
+/// per builder so that building a request is string concatenation and one `URL(string:)`, which
+/// the builder's recent URLs spare for a URL it built before.
 struct BaseURLParts: Sendable {
   /// `scheme://user@host:port`, without a path.
   let origin: String
@@ -12,6 +13,8 @@ struct BaseURLParts: Sendable {
   /// The base URL's own query, already percent-encoded, sent before the endpoint's items.
   let query: String?
   let fragment: String?
+  /// The URLs built last, so that a request for one of them parses no text.
+  private let recentURLs = RecentURLs()
 
   init?(_ baseURL: URL) {
     guard
@@ -60,7 +63,9 @@ struct BaseURLParts: Sendable {
       text += "#"
       text += fragment
     }
-    guard let url = URL(string: text) else { throw .invalidURL("could not form a URL for path \(path)") }
+    guard let url = recentURLs.url(for: text) else {
+      throw .invalidURL("could not form a URL for path \(path)")
+    }
     return url
   }
 }
