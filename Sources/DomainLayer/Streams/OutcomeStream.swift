@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// A stream of outcomes (`Result<Value, Reason>`) that never throws: the one bridge from async
 /// work to the streams a view model consumes.
@@ -99,16 +99,20 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
 
 /// The work of a one-outcome stream, handed out once: a second loop over the same stream must not
 /// run it again.
-private final class SingleUseWork<Value: Sendable, Reason: Error>: Sendable {
-  private let work: @Sendable () async throws(Reason) -> Value
-  private let isTaken = Atomic(false)
+private final class SingleUseWork<Value: Sendable, Reason: Error>: @unchecked Sendable {
+  /// Read and cleared only under `lock`.
+  private var work: (@Sendable () async throws(Reason) -> Value)?
+  private let lock = NSLock()
 
   init(_ work: @escaping @Sendable () async throws(Reason) -> Value) {
     self.work = work
   }
 
   func take() -> (@Sendable () async throws(Reason) -> Value)? {
-    isTaken.exchange(true, ordering: .acquiringAndReleasing) ? nil : work
+    lock.withLock {
+      defer { work = nil }
+      return work
+    }
   }
 }
 
