@@ -97,16 +97,10 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
   }
 }
 
-/// The work of a one-outcome stream, handed out once: a second loop over the same stream must not
-/// run it again.
+/// The work of a one-outcome stream, handed out once, under one lock all such work shares.
 private final class SingleUseWork<Value: Sendable, Reason: Error>: @unchecked Sendable {
-  /// Read and cleared only under `singleUseLock`.
   private var work: (@Sendable () async throws(Reason) -> Value)?
-
-  init(_ work: @escaping @Sendable () async throws(Reason) -> Value) {
-    self.work = work
-  }
-
+  init(_ work: @escaping @Sendable () async throws(Reason) -> Value) { self.work = work }
   func take() -> (@Sendable () async throws(Reason) -> Value)? {
     singleUseLock.withLock {
       defer { work = nil }
@@ -114,9 +108,6 @@ private final class SingleUseWork<Value: Sendable, Reason: Error>: @unchecked Se
     }
   }
 }
-
-/// The lock every single-use work shares: it is held for a read and a write, and a lock of each
-/// one's own would cost an allocation per stream.
 private let singleUseLock = NSLock()
 
 /// One iteration of a several-outcome stream, in a class the iterator advances in place; it also
