@@ -75,7 +75,8 @@ struct PagedTodosScreenTests {
       #expect(screen.state.items.map(\.id) == Array(1...20))
       #expect(!screen.state.isLoadingMore)
       #expect(screen.state.phase == .loaded)
-      while try await connection.counters().cancelled < 1 { try await Task.sleep(for: .milliseconds(5)) }
+      let cancelled = try await connection.counters(once: { $0.cancelled >= 1 }).cancelled
+      #expect(cancelled >= 1, "the server saw the load more go away")
       let lists = try await connection.counters().paths["GET /todos"]
       #expect(lists == 3)
       try await connection.releaseDelays()

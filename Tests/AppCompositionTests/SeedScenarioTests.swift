@@ -141,11 +141,7 @@ struct SeedScenarioTests {
       screen = nil
 
       #expect(released == nil, "in-flight work must not keep the view model alive")
-      var counters = try await connection.counters()
-      for _ in 0..<500 where counters.cancelled == 0 {
-        try await Task.sleep(for: .milliseconds(10))
-        counters = try await connection.counters()
-      }
+      let counters = try await connection.counters(once: { $0.cancelled > 0 })
       #expect(counters.cancelled == 1, "the server saw the request go away")
     }
   }

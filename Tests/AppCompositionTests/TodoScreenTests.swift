@@ -46,12 +46,8 @@ struct TodoScreenTests {
 
       await screen.sendAndWait(.editorDismissed)
 
-      var cancelled = try await connection.counters().cancelled
-      for _ in 0..<500 where cancelled == 0 {
-        try await Task.sleep(for: .milliseconds(10))
-        cancelled = try await connection.counters().cancelled
-      }
-      #expect(cancelled == 1, "the server saw the save go away")
+      let counters = try await connection.counters(once: { $0.cancelled > 0 })
+      #expect(counters.cancelled == 1, "the server saw the save go away")
       #expect(screen.state.editor == nil)
       #expect(screen.state.search.results.isEmpty)
       #expect(screen.state.banner == nil)

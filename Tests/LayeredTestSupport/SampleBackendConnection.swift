@@ -161,6 +161,18 @@ public struct SampleBackendConnection: Sendable {
     return try JSONDecoder().decode(Counters.self, from: data)
   }
 
+  /// What the backend has counted, once `condition` holds or five seconds have passed, whichever
+  /// comes first: for what the backend learns a moment after the client acts, such as a request
+  /// whose client left. The test then checks the counters it gets.
+  public func counters(once condition: @Sendable (Counters) -> Bool) async throws -> Counters {
+    var counters = try await counters()
+    for _ in 0..<500 where !condition(counters) {
+      try await Task.sleep(for: .milliseconds(10))
+      counters = try await self.counters()
+    }
+    return counters
+  }
+
   /// Sets the token lifetime and whether the todo routes require a bearer token.
   public func configure(tokenLifetime: Double? = nil, requireAuth: Bool? = nil) async throws {
     var fields: [String: String] = [:]

@@ -50,11 +50,7 @@ struct DeadlineAndCancellationTests {
       let result = await client.outcome(Endpoint<[TestTodo]>(path: ["todos"], deadline: .milliseconds(300)))
 
       #expect(result == .failure(.timeout))
-      var counters = try await connection.counters()
-      for _ in 0..<500 where counters.cancelled < (counters.paths["GET /todos"] ?? 0) {
-        try await Task.sleep(for: .milliseconds(10))
-        counters = try await connection.counters()
-      }
+      let counters = try await connection.counters(once: { $0.cancelled >= $0.paths["GET /todos"] ?? 0 })
       #expect(
         counters.cancelled == counters.paths["GET /todos"] ?? 0,
         "a request the server saw was seen to go away"

@@ -101,11 +101,7 @@ struct URLSessionHTTPClientLoopbackTests {
       #expect(await request.value == .failure(.cancelled))
       #expect(
         ContinuousClock.now - cancelledAt < .seconds(10), "cancellation must not wait for the 30 s delay")
-      var counters = try await connection.counters()
-      while counters.cancelled == 0 {
-        try await Task.sleep(for: .milliseconds(10))
-        counters = try await connection.counters()
-      }
+      let counters = try await connection.counters(once: { $0.cancelled > 0 })
       #expect(counters.cancelled == 1)
     }
   }
