@@ -108,13 +108,9 @@ public struct AppFlowFeature: Feature {
     case .showLogin, .showTodos:
       break
     case .login(let effect):
-      guard var screen = state.login else { return }
-      LoginFeature.reduce(&screen, effect)
-      state.login = screen
+      LoginFeature.reduce(&state.login, effect)
     case .todos(let effect):
-      guard var screen = state.todos else { return }
-      TodoListFeature.reduce(&screen, effect)
-      state.todos = screen
+      TodoListFeature.reduce(&state.todos, effect)
     }
   }
 }

@@ -17,8 +17,8 @@
 ///   EditorFeature(save: save), state: { $0.editor }, action: Action.editor,
 ///   sideEffect: SideEffect.editor, lane: Lane.editor, event: { .editorFinished($0) })
 /// // plan:   case .editor(let action): return editor.plan(for: action, in: state)
-///           case .dismissTapped: return ActionPlan.immediate(.dismissed).alongside(editor.cancel())
-/// // reduce: case .editor(let effect): if var child = state.editor { EditorFeature.reduce(&child, effect); state.editor = child }
+/// //         case .dismissTapped: return ActionPlan.immediate(.dismissed).alongside(editor.cancel())
+/// // reduce: case .editor(let effect): EditorFeature.reduce(&state.editor, effect)
 /// ```
 public struct ChildFeature<Parent: Feature, Child: Feature>: Sendable {
   /// The child's logic.

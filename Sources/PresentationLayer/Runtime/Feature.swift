@@ -34,3 +34,12 @@ public protocol Feature: Sendable {
   /// Folds one side effect into the state. Pure: the same inputs always give the same state.
   static func reduce(_ state: inout State, _ effect: SideEffect)
 }
+
+extension Feature {
+  /// Folds `effect` into a child's state that may be absent (a sheet not shown), or does nothing.
+  public static func reduce(_ state: inout State?, _ effect: SideEffect) {
+    guard var present = state else { return }
+    reduce(&present, effect)
+    state = present
+  }
+}

@@ -108,9 +108,7 @@ public struct TodoScreenFeature: Feature {
     case .search(let effect):
       SearchListFeature<Todo>.reduce(&state.search, effect)
     case .editor(let effect):
-      guard var editor = state.editor else { return }
-      TitleEditorFeature<Todo>.reduce(&editor, effect)
-      state.editor = editor
+      TitleEditorFeature<Todo>.reduce(&state.editor, effect)
     case .editorPresented:
       state.editor = TitleEditorFeature<Todo>.State()
     case .editorClosed:

@@ -101,9 +101,7 @@ private struct ListFeature: Feature {
     case .noted(let text): state.notes.append(text)
     case .added(let title): state.items.append(title)
     case .editor(let effect):
-      guard var editor = state.editor else { return }
-      EditorFeature.reduce(&editor, effect)
-      state.editor = editor
+      EditorFeature.reduce(&state.editor, effect)
     }
   }
 }
