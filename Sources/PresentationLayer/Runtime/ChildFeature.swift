@@ -57,12 +57,12 @@ public struct ChildFeature<Parent: Feature, Child: Feature>: Sendable {
     var work: [ActionPlan<Parent>.Work] = []
     for childWork in plan.work {
       if let cancels = childWork.cancels {
-        work.append(.init(cancelling: { self.childLane(in: $0).map { cancels(WorkLane($0)) } ?? false }))
+        work += ActionPlan.cancel { self.childLane(in: $0).map { cancels(WorkLane($0)) } ?? false }.work
         continue
       }
       guard let childLane = childWork.lane.value as? Child.Lane else { continue }
       assert(
-        self.childLane(in: WorkLane(lane(childLane))) == childLane,
+        self.childLane(in: lane(childLane)) == childLane,
         "ChildFeature: `lane` must wrap each child lane in a case of the parent's Lane")
       let operation = childWork.operation
       let policy = InFlightPolicy(lane: lane(childLane), mode: childWork.mode.carried())
@@ -77,26 +77,24 @@ public struct ChildFeature<Parent: Feature, Child: Feature>: Sendable {
   /// Cancels all the child's live work, running, queued or waiting, as dismissing its sheet must.
   /// Combine it with the parent's own plan with ``ActionPlan/alongside(_:)``.
   public func cancel() -> ActionPlan<Parent> {
-    ActionPlan(immediate: [], work: [.init(cancelling: { self.childLane(in: $0) != nil })])
+    .cancel { self.childLane(in: $0) != nil }
   }
 
-  /// The child lane that `lane`, one of the parent's, wraps, if this child's work runs in it:
-  /// the payload of its case, when wrapping that payload again gives `lane` back.
-  private func childLane(in lane: WorkLane) -> Child.Lane? {
-    guard let parentLane = lane.value as? Parent.Lane,
-      let wrapped = Mirror(reflecting: parentLane).children.first?.value as? Child.Lane,
-      self.lane(wrapped) == parentLane
+  /// The child lane that `parentLane` wraps, if this child's work runs in it: the payload of its
+  /// case, when wrapping that payload again gives `parentLane` back.
+  private func childLane(in parentLane: Parent.Lane) -> Child.Lane? {
+    guard let wrapped = Mirror(reflecting: parentLane).children.first?.value as? Child.Lane,
+      lane(wrapped) == parentLane
     else { return nil }
     return wrapped
   }
 
   /// `reaction` as the parent applies it: its side effects wrapped, its event as an action.
   func reaction(_ reaction: Reaction<Child>) -> Reaction<Parent> {
-    var wrapped = Reaction<Parent>(
-      effect: sideEffect(reaction.effect), event: nil, emitsOnlyOnChange: reaction.emitsOnlyOnChange,
-      followUps: reaction.followUps.map(self.reaction))
-    wrapped.action = reaction.action.map(action) ?? reaction.event.flatMap(event)
-    return wrapped
+    Reaction(
+      effect: sideEffect(reaction.effect), event: nil,
+      action: reaction.action.map(action) ?? reaction.event.flatMap(event),
+      emitsOnlyOnChange: reaction.emitsOnlyOnChange, followUps: reaction.followUps.map(self.reaction))
   }
 }
 

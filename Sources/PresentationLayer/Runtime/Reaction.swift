@@ -5,15 +5,19 @@ public struct Reaction<F: Feature>: Sendable {
   let event: F.Event?
   /// An action sent to the view model after ``effect``: a child feature's event, as its parent
   /// takes it (see ``ChildFeature``).
-  var action: F.Action?
+  let action: F.Action?
   /// Whether ``event`` and ``action`` go out only when ``effect`` changed the state.
   let emitsOnlyOnChange: Bool
   /// The reactions applied after this one, in order.
   let followUps: [Reaction]
 
-  init(effect: F.SideEffect, event: F.Event?, emitsOnlyOnChange: Bool, followUps: [Reaction]) {
+  init(
+    effect: F.SideEffect, event: F.Event?, action: F.Action? = nil, emitsOnlyOnChange: Bool,
+    followUps: [Reaction]
+  ) {
     self.effect = effect
     self.event = event
+    self.action = action
     self.emitsOnlyOnChange = emitsOnlyOnChange
     self.followUps = followUps
   }
@@ -33,9 +37,8 @@ public struct Reaction<F: Feature>: Sendable {
 
   /// This reaction, then `next`, in the same turn of the main actor.
   public func then(_ next: Self) -> Self {
-    var chained = Self(
-      effect: effect, event: event, emitsOnlyOnChange: emitsOnlyOnChange, followUps: followUps + [next])
-    chained.action = action
-    return chained
+    Self(
+      effect: effect, event: event, action: action, emitsOnlyOnChange: emitsOnlyOnChange,
+      followUps: followUps + [next])
   }
 }

@@ -24,10 +24,10 @@ extension ViewModel {
     accept(action)
   }
 
-  /// Sends `action` like ``send(_:)``, then returns once all of its work has ended. Work ends when its operation returns, or at the moment it is dropped, superseded or
-  /// cancelled (from then on nothing it does reaches the view model, even if its operation runs
-  /// on for a while). So this returns at once for an action without work or whose work was
-  /// dropped, and waits for the turn and the completion of queued work. Watches
+  /// Sends `action` like ``send(_:)``, then returns once all of its work has ended: when each
+  /// operation returns, or the moment its work is dropped, superseded or cancelled (nothing it
+  /// does after that reaches the view model). So this returns at once for an action without work
+  /// or whose work was dropped, and waits for queued work's turn and completion. Watches
   /// (``ActionPlan/watch(_:immediate:_:)``) are not waited for. Cancelling the waiting task stops
   /// the wait, not the work: the work belongs to the view model.
   public func sendAndWait(_ action: F.Action) async {
