@@ -284,13 +284,13 @@ def query_value(request: Request, name: str) -> Optional[str]:
     return values[0] if values else None
 
 
-def title_search(request: Request) -> Tuple[Optional[str], Optional[str], str]:
-    """A list's `q`: the text, what a lower-cased title must contain, and `q=…&` for the
-    page links (RFC 3986 unreserved characters kept, as the Swift twin writes it), or ""."""
+def title_search(request: Request) -> Tuple[Optional[str], str]:
+    """A list's `q`: what a lower-cased title must contain, and `q=…&` for the page links
+    (RFC 3986 unreserved characters kept, as the Swift twin writes it), or ""."""
     search = query_value(request, "q")
     if search is None:
-        return None, None, ""
-    return search, search.lower(), f"q={quote(search, safe='-._~')}&"
+        return None, ""
+    return search.lower(), f"q={quote(search, safe='-._~')}&"
 
 
 def bearer_token(authorization: Optional[str]) -> Optional[str]:
@@ -656,7 +656,7 @@ class SampleAPI:
                 raise HTTPError(400, "'completed' must be true or false")
             completed = text == "true"
 
-        _, needle, search_filter = title_search(request)
+        needle, search_filter = title_search(request)
         with self.lock:
             todos = [
                 dict(todo) for todo in sorted(self.todos.values(), key=lambda t: t["id"])
@@ -751,7 +751,7 @@ class SampleAPI:
             return self.collections[name]
 
         def list_records(request: Request) -> Response:
-            _, needle, search_filter = title_search(request)
+            needle, search_filter = title_search(request)
             with self.lock:
                 records = storage()["records"]
                 listed = [dict(records[i]) for i in sorted(records)
