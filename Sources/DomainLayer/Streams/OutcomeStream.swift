@@ -16,7 +16,7 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
 
   private enum Source: Sendable {
     /// One async call, run by the consumer that first asks for an element.
-    case call(SingleUseWork<Value, Reason>)
+    case call(@Sendable () async throws(Reason) -> Value, Once)
     /// Outcomes a body yields from a task of its own, read through a new reader per iteration.
     case stream(@Sendable () -> OutcomeReader<Element>)
   }
@@ -30,7 +30,7 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
   /// cancelling that task cancels the work), once, even if the stream is iterated again. It runs
   /// off the main actor even for a consumer on it. A stream dropped unread never starts its work.
   public static func outcome(of work: @escaping @Sendable () async throws(Reason) -> Value) -> Self {
-    Self(source: .call(SingleUseWork(work)))
+    Self(source: .call(work, Once()))
   }
 
   /// Builds a stream that may yield several outcomes, such as a cached value and then a fresh one.
@@ -53,7 +53,7 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
   /// An iterator over the outcomes.
   public func makeAsyncIterator() -> Iterator {
     switch source {
-    case .call(let work): Iterator(position: .call(work))
+    case .call(let work, let once): Iterator(position: .call(work, once))
     case .stream(let makeReader): Iterator(position: .stream(makeReader()))
     }
   }
@@ -61,7 +61,7 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
   /// Hands out the outcomes in order, then `nil`.
   public struct Iterator: AsyncIteratorProtocol {
     fileprivate enum Position {
-      case call(SingleUseWork<Value, Reason>)
+      case call(@Sendable () async throws(Reason) -> Value, Once)
       case stream(OutcomeReader<Element>)
       case end
     }
@@ -72,9 +72,9 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
     /// has finished. The consumer stays on its actor while it waits; only the work leaves it.
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
       switch position {
-      case .call(let single):
+      case .call(let work, let once):
         position = .end
-        guard let work = single.take() else { return nil }
+        guard once.claim() else { return nil }
         // `work` is a nonisolated async function: calling it leaves the caller's actor.
         do throws(Reason) {
           return .success(try await work())
@@ -97,18 +97,19 @@ public struct OutcomeStream<Value: Sendable, Reason: Error>: AsyncSequence, Send
   }
 }
 
-/// The work of a one-outcome stream, handed out once, under one lock all such work shares.
-private final class SingleUseWork<Value: Sendable, Reason: Error>: @unchecked Sendable {
-  private var work: (@Sendable () async throws(Reason) -> Value)?
-  init(_ work: @escaping @Sendable () async throws(Reason) -> Value) { self.work = work }
-  func take() -> (@Sendable () async throws(Reason) -> Value)? {
-    singleUseLock.withLock {
-      defer { work = nil }
-      return work
+/// Lets the first caller through and no other: what runs a one-outcome stream's work once, under
+/// one lock all such guards share.
+private final class Once: @unchecked Sendable {
+  private var isClaimed = false
+
+  func claim() -> Bool {
+    onceLock.withLock {
+      defer { isClaimed = true }
+      return !isClaimed
     }
   }
 }
-private let singleUseLock = NSLock()
+private let onceLock = NSLock()
 
 /// One iteration of a several-outcome stream, in a class the iterator advances in place; it also
 /// gives the iterator's enum a layout fixed at compile time (see the performance article).
