@@ -119,23 +119,21 @@ extension ViewModel {
 
   /// Starts `work`'s operation off the main actor, in a Task of its own at `priority` (that of
   /// the task that sent its action, as a `Task { }` there would have), which holds the view model
-  /// only weakly (through its ``Effects``).
-  func start(_ id: Int, _ work: ActionPlan<F>.Work, priority: TaskPriority) {
-    let task = work.launch(self, id, priority, work.operation)
-    runningTasks.withLock { $0.append(RunningTask(id: id, task: task)) }
-  }
-
-  /// Starts `work` like ``start(_:_:priority:)``, its operation running only once `wait` ends: a
-  /// wait that is cancelled (the work was superseded) never starts it.
+  /// only weakly (through its ``Effects``). With `wait`, the operation runs only once `wait`
+  /// ends: a wait that is cancelled (the work was superseded) never starts it.
   func start(
     _ id: Int, _ work: ActionPlan<F>.Work, priority: TaskPriority,
-    waitingFirst wait: @escaping @Sendable () async throws -> Void
+    waitingFirst wait: (@Sendable () async throws -> Void)? = nil
   ) {
-    let body = work.operation
-    let task = work.launch(self, id, priority) { effects in
-      guard (try? await wait()) != nil else { return }
-      await body(effects)
+    var operation = work.operation
+    if let wait {
+      let body = operation
+      operation = { effects in
+        guard (try? await wait()) != nil else { return }
+        await body(effects)
+      }
     }
+    let task = work.launch(self, id, priority, operation)
     runningTasks.withLock { $0.append(RunningTask(id: id, task: task)) }
   }
 }
