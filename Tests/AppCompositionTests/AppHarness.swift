@@ -37,9 +37,9 @@ struct AppHarness {
     try await connection.configure(tokenLifetime: 3600)
   }
 
-  /// Waits until the server has counted a request for `key` (`"GET /todos"`).
-  func waitForRequest(_ key: String) async throws {
-    while try await connection.counters().paths[key] == nil {
+  /// Waits until the server has counted `count` requests for `key` (`"GET /todos"`).
+  func waitForRequest(_ key: String, count: Int = 1) async throws {
+    while try await connection.counters().paths[key, default: 0] < count {
       try await Task.sleep(for: .milliseconds(5))
     }
   }

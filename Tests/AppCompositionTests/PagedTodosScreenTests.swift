@@ -7,15 +7,6 @@ import Testing
 
 @Suite("The todo list page by page, as a screen shows it", .timeLimit(.minutes(1)))
 struct PagedTodosScreenTests {
-  /// Waits until the server has counted `count` requests for `key`.
-  private static func waitForRequests(_ key: String, count: Int, on connection: SampleBackendConnection)
-    async throws
-  {
-    while try await connection.counters().paths[key, default: 0] < count {
-      try await Task.sleep(for: .milliseconds(5))
-    }
-  }
-
   @Test(
     "the whole list arrives in ten pages of twenty, and the last one ends the list",
     arguments: SampleBackendKind.allCases)
@@ -68,7 +59,7 @@ struct PagedTodosScreenTests {
       await screen.sendAndWait(.appeared)
       try await connection.inject(.init(path: "/todos", method: "GET", count: 1, delay: 30))
       screen.send(.loadMoreTapped)
-      try await Self.waitForRequests("GET /todos", count: 2, on: connection)
+      try await app.waitForRequest("GET /todos", count: 2)
 
       await screen.sendAndWait(.refreshTapped)
 
