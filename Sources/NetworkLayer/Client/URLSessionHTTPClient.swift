@@ -7,14 +7,16 @@ import LayeredSupport
 
 /// An ``HTTPClient`` that sends requests with `URLSession`, or with another ``HTTPTransport``.
 ///
-/// Every call runs one pipeline: build the request (``RequestBuilder``) → let each interceptor
-/// adapt it → send it → validate and decode; when an attempt fails, the interceptors decide in
-/// order whether to retry (see ``RequestInterceptor``). Every failure is a typed ``NetworkError``,
-/// the whole call ends within its deadline or at its caller's cancellation, and credentials go
-/// only to the base URL's origin: <doc:NetworkingGuarantees> lists each guarantee with its test.
+/// Every call runs one pipeline: build the request (``Endpoint/urlRequest(relativeTo:)``) → let
+/// each interceptor adapt it → send it → validate and decode; when an attempt fails, the
+/// interceptors decide in order whether to retry (see ``RequestInterceptor``). Every failure is a
+/// typed ``NetworkError``, the whole call ends within its deadline or at its caller's
+/// cancellation, and credentials go only to the base URL's origin: <doc:NetworkingGuarantees>
+/// lists each guarantee with its test.
 public struct URLSessionHTTPClient: HTTPClient {
   private let baseURL: URL
-  private let builder: RequestBuilder
+  /// The base URL taken apart once, for building every request; `nil` when it is not http(s).
+  private let baseParts: BaseURLParts?
   private let transport: ClientTransport
   private let interceptors: [any RequestInterceptor]
   private let monitors: [any NetworkEventMonitor]
@@ -36,7 +38,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     maximumResponseSize: Int = URLSessionHTTPClient.defaultMaximumResponseSize
   ) {
     self.baseURL = baseURL
-    self.builder = RequestBuilder(baseURL: baseURL)
+    self.baseParts = BaseURLParts(baseURL)
     self.transport = ClientTransport(transport, credentialOrigin: Origin(baseURL))
     self.interceptors = interceptors
     self.monitors = monitors
@@ -115,7 +117,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     var attempt = 1
     while true {
       try Self.ensureOpen(scope)
-      var request = try builder.makeRequest(for: endpoint)
+      var request = try endpoint.urlRequest(relativeTo: baseURL, parts: baseParts)
       request.timeoutInterval = transportTimeout
       request.httpShouldHandleCookies = transport.sendsCookies
       if !interceptors.isEmpty {
@@ -133,7 +135,7 @@ public struct URLSessionHTTPClient: HTTPClient {
           acceptableStatusCodes: endpoint.request.acceptableStatusCodes, scope: scope)
         call?.responseReceived(response, bodyByteCount: body.count)
         do throws(NetworkError) {
-          return try ResponseValidator.read(body, response: response, request: request, for: endpoint)
+          return try endpoint.value(in: body, response: response, request: request)
         } catch {
           failure = AttemptFailure(error: error, request: request, response: response)
         }
@@ -200,7 +202,7 @@ public struct URLSessionHTTPClient: HTTPClient {
         try await interceptor.adapt(adapting, context: context)
       }
     }
-    try RequestBuilder.validateWireSafety(of: request)
+    try HeaderSyntax.validate(request)
     return request
   }
 

@@ -30,7 +30,7 @@ extension Endpoint {
     endpoint.readResponse = { body, response, request, credentials throws(NetworkError) in
       var original = original
       original.request.credentials = credentials
-      let value = try ResponseValidator.read(body, response: response, request: request, for: original)
+      let value = try original.value(in: body, response: response, request: request)
       do throws(NetworkError) {
         return try transform(value, response)
       } catch {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The parts of a base URL a request is built from, already percent-encoded, taken apart once
-/// per builder so that building a request is string concatenation and one `URL(string:)`, which
-/// the builder's recent URLs spare for a URL it built before.
+/// per client so that building a request is string concatenation and one `URL(string:)`, which
+/// the recent URLs spare for a URL it built before.
 struct BaseURLParts: Sendable {
   /// `scheme://user@host:port`, without a path.
   let origin: String

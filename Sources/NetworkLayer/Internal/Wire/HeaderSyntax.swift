@@ -1,3 +1,9 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// Byte-level checks of the request line and header fields (RFC 9110 §5.6.2), over UTF-8
 /// without building a `CharacterSet` per call: request building runs once per attempt.
 enum HeaderSyntax {
@@ -7,6 +13,18 @@ enum HeaderSyntax {
     guard isToken(name) else { throw .invalidRequest("header name \"\(name)\" is not a valid token") }
     guard isSafeValue(value) else {
       throw .invalidRequest("value of header \"\(name)\" contains a line break or NUL")
+    }
+  }
+
+  /// Checks a request as it will go on the wire: the method is a token, header names are tokens
+  /// and no value contains CR, LF or NUL. The client runs it after the interceptors, which may
+  /// add a value that came from a server, such as a bearer token.
+  static func validate(_ request: URLRequest) throws(NetworkError) {
+    guard isToken(request.httpMethod ?? "GET") else {
+      throw .invalidRequest("the method is not an RFC 9110 token")
+    }
+    for (name, value) in request.allHTTPHeaderFields ?? [:] {
+      try validate(name: name, value: value)
     }
   }
 

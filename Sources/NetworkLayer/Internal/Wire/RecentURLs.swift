@@ -1,7 +1,7 @@
 import Foundation
 import LayeredSupport
 
-/// The last few URLs a request builder parsed, by the text they were parsed from.
+/// The last few URLs a client built, by the text they were parsed from.
 ///
 /// Parsing a URL's text is the dearest step of building a request on swift-corelibs-foundation,
 /// and an app asks for the same few URLs over and over: a list it refreshes, an article it

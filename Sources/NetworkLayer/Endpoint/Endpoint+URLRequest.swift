@@ -4,7 +4,7 @@ public import Foundation
   public import FoundationNetworking
 #endif
 
-/// Turns an ``Endpoint`` into a `URLRequest` relative to a base URL.
+/// How an endpoint becomes a `URLRequest` relative to a base URL.
 ///
 /// A value in an endpoint is data, never syntax: each path element is one percent-encoded
 /// segment, query items reach the server exactly as given, the base URL's own path and query are
@@ -13,22 +13,17 @@ public import Foundation
 /// ``EndpointRequest/accept`` and a body's `Content-Type` only from ``HTTPBody``, so validation
 /// checks the response against what was asked. Each guarantee, with its test, is under "Request
 /// line" in <doc:NetworkingGuarantees>.
-public struct RequestBuilder: Sendable {
-  /// The URL every endpoint path is appended to.
-  public let baseURL: URL
-  /// The base URL taken apart once; `nil` when it is not http(s).
-  private let base: BaseURLParts?
-
-  /// Creates a builder for endpoints below `baseURL`.
-  public init(baseURL: URL) {
-    self.baseURL = baseURL
-    self.base = BaseURLParts(baseURL)
+extension Endpoint {
+  /// The request this endpoint sends to the API at `baseURL`, for a client of your own;
+  /// ``URLSessionHTTPClient`` builds every attempt this way.
+  public func urlRequest(relativeTo baseURL: URL) throws(NetworkError) -> URLRequest {
+    try urlRequest(relativeTo: baseURL, parts: BaseURLParts(baseURL))
   }
 
-  /// Builds the request for `endpoint`.
-  public func makeRequest<Response>(for endpoint: Endpoint<Response>) throws(NetworkError) -> URLRequest {
-    let endpoint = endpoint.request
-    guard let base else { throw .invalidURL("base URL must be an absolute http(s) URL") }
+  /// The same, with the base URL taken apart once by the caller (`nil` when it is not http(s)).
+  func urlRequest(relativeTo baseURL: URL, parts: BaseURLParts?) throws(NetworkError) -> URLRequest {
+    let endpoint = request
+    guard let parts else { throw .invalidURL("base URL must be an absolute http(s) URL") }
     let url: URL
     if let link = endpoint.link {
       // A link the API gave may point anywhere, and the request may carry credentials.
@@ -37,7 +32,7 @@ public struct RequestBuilder: Sendable {
       }
       url = link
     } else {
-      url = try base.url(
+      url = try parts.url(
         appending: endpoint.path, endsWithSlash: endpoint.endsWithSlash, query: endpoint.query)
     }
     // The method is not echoed: a forged one is an attack, not a detail worth printing.
@@ -63,17 +58,5 @@ public struct RequestBuilder: Sendable {
       request.setValue(value, forHTTPHeaderField: name)
     }
     return request
-  }
-
-  /// Checks a request as it will go on the wire: the method is a token, header names are tokens
-  /// and no value contains CR, LF or NUL. The client runs it again after the interceptors, which
-  /// may add a value that came from a server, such as a bearer token.
-  static func validateWireSafety(of request: URLRequest) throws(NetworkError) {
-    guard HeaderSyntax.isToken(request.httpMethod ?? "GET") else {
-      throw .invalidRequest("the method is not an RFC 9110 token")
-    }
-    for (name, value) in request.allHTTPHeaderFields ?? [:] {
-      try HeaderSyntax.validate(name: name, value: value)
-    }
   }
 }

@@ -4,58 +4,45 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Decides whether an HTTP response is one the endpoint can use, then reads its value.
+/// How an endpoint decides whether an HTTP response is one it can use, then reads its value.
 ///
 /// Checks, in order: the status against the endpoint's acceptable range (a failure carries the
 /// code and a short, scrubbed excerpt of the body, or, for a refusal whose body says why, the
 /// server's sentence and field errors); then, when there is a body the endpoint expects, its
 /// `Content-Type` against the endpoint's `Accept` (`*/*` accepts any). Every error
-/// ``read(_:response:request:for:)`` throws has been scrubbed of the request's secrets (see
+/// ``value(in:response:request:)`` throws has been scrubbed of the request's secrets (see
 /// ``RequestSecrets``), because a server may echo the request.
-struct ResponseValidator: Sendable {
+extension Endpoint {
   /// The most characters of an error body kept in ``NetworkError/badStatus(code:bodyExcerpt:)``.
-  static let excerptLength = 200
+  private static var excerptLength: Int { 200 }
 
   /// The endpoint's value in `body`, once `response` is validated.
-  static func read<Response>(
-    _ body: Data,
-    response: HTTPURLResponse,
-    request: URLRequest,
-    for endpoint: Endpoint<Response>
-  ) throws(NetworkError) -> Response {
-    if let readResponse = endpoint.readResponse {
-      return try readResponse(body, response, request, endpoint.request.credentials)
+  func value(in body: Data, response: HTTPURLResponse, request: URLRequest) throws(NetworkError) -> Response {
+    if let readResponse {
+      return try readResponse(body, response, request, self.request.credentials)
     }
     do throws(NetworkError) {
-      try ResponseValidator().validate(response, body: body, for: endpoint, request: request)
-      return try value(of: body, response: response, for: endpoint)
+      try validate(response, body: body, request: request)
+      return try decodedValue(of: body, response: response)
     } catch {
-      throw RequestSecrets(request: request, credentials: endpoint.request.credentials).scrub(error)
+      throw RequestSecrets(request: request, credentials: self.request.credentials).scrub(error)
     }
   }
 
-  private static func value<Response>(
-    of body: Data,
-    response: HTTPURLResponse,
-    for endpoint: Endpoint<Response>
-  ) throws(NetworkError) -> Response {
+  private func decodedValue(of body: Data, response: HTTPURLResponse) throws(NetworkError) -> Response {
     // An endpoint that expects no content ignores whatever body it gets.
-    guard body.isEmpty || !endpoint.expectsContent else { return try endpoint.decode(body) }
+    guard body.isEmpty || !expectsContent else { return try decode(body) }
     let emptyIsNormal =
-      !endpoint.expectsContent || endpoint.emptyBodyIsValue || [204, 205].contains(response.statusCode)
-      || endpoint.request.method == .head
-    guard emptyIsNormal, let value = endpoint.emptyResponseValue else { throw .noData }
+      !expectsContent || emptyBodyIsValue || [204, 205].contains(response.statusCode)
+      || self.request.method == .head
+    guard emptyIsNormal, let value = emptyResponseValue else { throw .noData }
     return value
   }
 
-  func validate<Response>(
-    _ response: HTTPURLResponse,
-    body: Data,
-    for endpoint: Endpoint<Response>,
-    request: URLRequest
-  ) throws(NetworkError) {
-    guard endpoint.request.acceptableStatusCodes.contains(response.statusCode) else {
-      let secrets = RequestSecrets(request: request, credentials: endpoint.request.credentials)
+  private func validate(_ response: HTTPURLResponse, body: Data, request: URLRequest) throws(NetworkError) {
+    let expected = self.request
+    guard expected.acceptableStatusCodes.contains(response.statusCode) else {
+      let secrets = RequestSecrets(request: request, credentials: expected.credentials)
       if RefusalBody.statuses.contains(response.statusCode),
         let refusal = RefusalBody.read(
           body, contentType: response.value(forHTTPHeaderField: "Content-Type"), secrets: secrets)
@@ -65,24 +52,24 @@ struct ResponseValidator: Sendable {
       }
       throw .badStatus(code: response.statusCode, bodyExcerpt: Self.excerpt(of: body, secrets: secrets))
     }
-    guard !body.isEmpty, endpoint.expectsContent else { return }
+    guard !body.isEmpty, expectsContent else { return }
     let declared = response.value(forHTTPHeaderField: "Content-Type")
     // Tuning: the type asked for, declared exactly, needs no parsing (see the performance article).
-    if let declared, MediaType.declares(declared, exactly: endpoint.request.accept) { return }
-    let accepted = MediaType.ranges(inAccept: endpoint.request.accept)
+    if let declared, MediaType.declares(declared, exactly: expected.accept) { return }
+    let accepted = MediaType.ranges(inAccept: expected.accept)
     // `*/*` takes anything, also a body that declares no type at all.
     guard !accepted.isEmpty, !accepted.contains(where: { $0.type == "*" }) else { return }
     guard let received = declared.flatMap(MediaType.effective(inContentType:)),
       accepted.contains(where: { $0.admits(received) })
     else {
-      throw .unacceptableContentType(received: declared, accepted: endpoint.request.accept)
+      throw .unacceptableContentType(received: declared, accepted: expected.accept)
     }
   }
 
   /// The start of an error body, with credential fields and the request's own secrets removed:
   /// error bodies are echoed into `NetworkError` descriptions and logs. Secrets are removed
   /// before the excerpt is cut, so a cut cannot leave half of one behind.
-  static func excerpt(of body: Data, secrets: RequestSecrets) -> String? {
+  private static func excerpt(of body: Data, secrets: RequestSecrets) -> String? {
     guard !body.isEmpty else { return nil }
     let kept = body.prefix(excerptLength * 4)
     var text = String(decoding: kept, as: UTF8.self)

@@ -3,11 +3,11 @@ import NetworkLayer
 import Testing
 
 @Suite("Building requests")
-struct RequestBuilderTests {
+struct EndpointURLRequestTests {
   private func url(base: String, path: [String], query: [URLQueryItem] = []) throws -> String {
-    let builder = RequestBuilder(baseURL: try #require(URL(string: base)))
+    let baseURL = try #require(URL(string: base))
     let endpoint = Endpoint<[Int]>(path: path, query: query)
-    return try #require(try builder.makeRequest(for: endpoint).url?.absoluteString)
+    return try #require(try endpoint.urlRequest(relativeTo: baseURL).url?.absoluteString)
   }
 
   @Test(
@@ -46,10 +46,10 @@ struct RequestBuilderTests {
   )
     throws
   {
-    let builder = RequestBuilder(baseURL: try #require(URL(string: base)))
+    let baseURL = try #require(URL(string: base))
     var endpoint = Endpoint<[Int]>(path: path, query: query)
     endpoint.endsWithSlash = endsWithSlash
-    #expect(try builder.makeRequest(for: endpoint).url?.absoluteString == expected)
+    #expect(try endpoint.urlRequest(relativeTo: baseURL).url?.absoluteString == expected)
   }
 
   @Test(
@@ -88,15 +88,17 @@ struct RequestBuilderTests {
     "a base URL that is not absolute http(s) is an invalid URL",
     arguments: ["ftp://h.example", "/relative", "mailto:a@b.c"])
   func invalidBase(base: String) throws {
-    let builder = RequestBuilder(baseURL: try #require(URL(string: base)))
-    #expect(throws: NetworkError.self) { try builder.makeRequest(for: Endpoint<[Int]>(path: ["todos"])) }
+    let baseURL = try #require(URL(string: base))
+    #expect(throws: NetworkError.self) {
+      try Endpoint<[Int]>(path: ["todos"]).urlRequest(relativeTo: baseURL)
+    }
   }
 
   @Test("an empty path segment is an invalid URL rather than a silent double slash")
   func emptySegment() throws {
-    let builder = RequestBuilder(baseURL: try #require(URL(string: "https://h.example")))
+    let baseURL = try #require(URL(string: "https://h.example"))
     #expect(throws: NetworkError.invalidURL("empty path segment")) {
-      try builder.makeRequest(for: Endpoint<[Int]>(path: ["todos", ""]))
+      try Endpoint<[Int]>(path: ["todos", ""]).urlRequest(relativeTo: baseURL)
     }
   }
 
@@ -108,10 +110,10 @@ struct RequestBuilderTests {
     ]
   )
   func headerInjection(name: String, value: String) throws {
-    let builder = RequestBuilder(baseURL: try #require(URL(string: "https://h.example")))
+    let baseURL = try #require(URL(string: "https://h.example"))
     let endpoint = Endpoint<[Int]>(path: ["todos"], headers: [name: value])
     #expect {
-      try builder.makeRequest(for: endpoint)
+      try endpoint.urlRequest(relativeTo: baseURL)
     } throws: { error in
       guard case .invalidRequest(let detail) = error as? NetworkError else { return false }
       return !detail.contains("Injected")
@@ -123,12 +125,12 @@ struct RequestBuilderTests {
     arguments: ["Accept", "accept", "ACCEPT", "Content-Type", "content-type", "CONTENT-type"]
   )
   func reservedHeaders(name: String) throws {
-    let builder = RequestBuilder(baseURL: try #require(URL(string: "https://h.example")))
+    let baseURL = try #require(URL(string: "https://h.example"))
     let endpoint = Endpoint<[Int]>(
       method: .post, path: ["todos"], headers: [name: "text/plain"],
       body: .data(Data("x".utf8), contentType: "application/json"))
     #expect {
-      try builder.makeRequest(for: endpoint)
+      try endpoint.urlRequest(relativeTo: baseURL)
     } throws: { error in
       guard case .invalidRequest = error as? NetworkError else { return false }
       return true
@@ -137,11 +139,11 @@ struct RequestBuilderTests {
 
   @Test("method, Accept and a JSON body's Content-Type are set from the endpoint")
   func headersAndBody() throws {
-    let builder = RequestBuilder(baseURL: try #require(URL(string: "https://h.example")))
+    let baseURL = try #require(URL(string: "https://h.example"))
     let body = Data(#"{"title":"x"}"#.utf8)
-    let request = try builder.makeRequest(
-      for: Endpoint<[Int]>(method: .post, path: ["todos"], body: .data(body, contentType: "application/json"))
-    )
+    let endpoint = Endpoint<[Int]>(
+      method: .post, path: ["todos"], body: .data(body, contentType: "application/json"))
+    let request = try endpoint.urlRequest(relativeTo: baseURL)
     #expect(request.httpMethod == "POST")
     #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
     #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
