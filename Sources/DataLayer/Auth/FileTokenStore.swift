@@ -5,7 +5,7 @@ public import NetworkLayer
 /// across launches.
 ///
 /// Like every store on disk here, it serves reads from memory, writes the file behind the caller
-/// (so the refresh coordinator's actor never waits for an `fsync`) and atomically, with mode 0600,
+/// (so the auth interceptor, an actor, never waits for an `fsync`) and atomically, with mode 0600,
 /// and refuses a link, a FIFO or a file over ``maximumFileSize``; "Stores on disk" in the
 /// architecture article has the rules. ``flush()`` waits until every earlier change is on disk:
 /// call it before the process exits.

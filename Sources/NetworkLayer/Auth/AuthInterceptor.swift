@@ -19,9 +19,40 @@ import LayeredSupport
 /// ``NetworkError/refreshUnavailable(_:)`` carrying the refresh's own failure. A waiting request stops
 /// waiting at its own deadline or cancellation. <doc:NetworkingGuarantees> lists each of these
 /// with the test that proves it.
-public final class AuthInterceptor: RequestInterceptor {
-  private let coordinator: RefreshCoordinator
+///
+/// It is an actor over a synchronous token store, so "look at the tokens, then maybe refresh" has
+/// no suspension point in between: two requests can never both decide to refresh. New
+/// credentials it did not produce (a login) reset the refresh window.
+public actor AuthInterceptor: RequestInterceptor {
+  /// One refresh: the tokens it started from, when it counted toward the window, and who waits
+  /// for it, each free to stop at its own deadline.
+  private final class Refresh: Sendable {
+    let basis: AuthTokens
+    let startedAt: Date
+    let waiters = RefreshWaiters()
+
+    init(basis: AuthTokens, startedAt: Date) {
+      self.basis = basis
+      self.startedAt = startedAt
+    }
+  }
+
+  private let store: any TokenStore
+  private let refresher: any TokenRefresher
+  private let leeway: TimeInterval
+  private let maximumRefreshes: Int
+  private let refreshWindow: TimeInterval
+  private let refreshDeadline: Duration
+  private let monitors: [any NetworkEventMonitor]
+  private let now: @Sendable () -> Date
   private let events = EventBroadcaster<SessionEvent>()
+  private var inFlight: Refresh?
+  private var recentRefreshes: [Date] = []
+  /// The tokens this interceptor last read from the store or saved to it: stored tokens that
+  /// differ were put there by someone else, a login.
+  private var known: AuthTokens?
+  /// The tokens whose refresh ended the session, and why: a late 401 for them gets that error.
+  private var endedSession: (tokens: AuthTokens, error: NetworkError)?
 
   /// Creates the interceptor over the tokens in `store`, renewed by `refresher` (which must not
   /// send through this interceptor). A token expiring within `leeway` counts as expired;
@@ -36,34 +67,28 @@ public final class AuthInterceptor: RequestInterceptor {
     monitors: [any NetworkEventMonitor] = [],
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
-    let events = self.events
-    coordinator = RefreshCoordinator(
-      store: store,
-      refresher: refresher,
-      policy: .init(
-        leeway: leeway.timeInterval,
-        maximumRefreshes: maximumRefreshes,
-        window: refreshWindow.timeInterval,
-        refreshDeadline: refreshDeadline
-      ),
-      now: now,
-      onEvent: { event in
-        for monitor in monitors { monitor.record(event) }
-      },
-      onSessionEnded: { reason in events.send(.ended(reason: reason)) }
-    )
+    self.store = store
+    self.refresher = refresher
+    self.leeway = leeway.timeInterval
+    self.maximumRefreshes = maximumRefreshes
+    self.refreshWindow = refreshWindow.timeInterval
+    self.refreshDeadline = refreshDeadline
+    self.monitors = monitors
+    self.now = now
   }
 
   /// Session events, for as long as the caller listens. Not replayed: a listener hears only
   /// what happens after it subscribed. Any number of listeners may listen at once.
-  public var sessionEvents: AsyncStream<SessionEvent> {
+  public nonisolated var sessionEvents: AsyncStream<SessionEvent> {
     events.stream()
   }
 
   /// Signs `request` with the current bearer token when its endpoint requires authentication,
   /// refreshing first a token known to be expired. Throws ``NetworkError/unauthorized`` without
   /// stored tokens, or the refresh's error.
-  public func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
+  public nonisolated func adapt(
+    _ request: URLRequest, context: RequestContext
+  ) async throws(NetworkError) -> URLRequest {
     guard context.requiresAuthentication else { return request }
     var request = request
     // Whatever the endpoint set is replaced: an authenticated request carries the session's
@@ -72,7 +97,7 @@ public final class AuthInterceptor: RequestInterceptor {
       request.setCanonicalHeaderField("Authorization", to: nil)
       return request
     }
-    let tokens = try await coordinator.tokensForSending()
+    let tokens = try await tokensForSending()
     request.setCanonicalHeaderField("Authorization", to: "Bearer \(tokens.accessToken)")
     return request
   }
@@ -80,7 +105,9 @@ public final class AuthInterceptor: RequestInterceptor {
   /// Answers a 401 on an authenticated endpoint: ``RetryDecision/retryNow`` once a newer token
   /// is available (refreshing once for everyone if needed), or ``RetryDecision/fail(_:)`` after a
   /// second 401 or with the refresh's error.
-  public func retry(after failure: AttemptFailure, context: RequestContext) async -> RetryDecision {
+  public nonisolated func retry(
+    after failure: AttemptFailure, context: RequestContext
+  ) async -> RetryDecision {
     guard context.requiresAuthentication, case .badStatus(401, _) = failure.error else {
       return .doNotRetry
     }
@@ -89,11 +116,115 @@ public final class AuthInterceptor: RequestInterceptor {
     }
     guard rejections.count <= 1 else { return .fail(.unauthorized) }
     do throws(NetworkError) {
-      _ = try await coordinator.tokensAfterRejection(of: Self.bearerToken(in: failure.request))
+      _ = try await tokensAfterRejection(of: Self.bearerToken(in: failure.request))
       return .retryNow
     } catch {
       return .fail(error)
     }
+  }
+
+  // MARK: - One refresh for everyone
+
+  /// The tokens to send a request with: waits for a refresh in flight, refreshes first when the
+  /// access token is known to be expired, and fails with ``NetworkError/unauthorized`` when
+  /// signed out.
+  private func tokensForSending() async throws(NetworkError) -> AuthTokens {
+    let stored = readStore()
+    if let inFlight { return try await inFlight.waiters.wait().get() }
+    guard let tokens = stored else { throw .unauthorized }
+    guard tokens.isExpired(at: now(), leeway: leeway) else { return tokens }
+    return try await startRefresh(from: tokens).waiters.wait().get()
+  }
+
+  /// The tokens to retry with after the server rejected `rejectedAccessToken`: the stored ones if
+  /// they are already newer, else those of one refresh for everyone.
+  private func tokensAfterRejection(
+    of rejectedAccessToken: String?
+  ) async throws(NetworkError) -> AuthTokens {
+    let stored = readStore()
+    if let inFlight { return try await inFlight.waiters.wait().get() }
+    guard let tokens = stored else {
+      if let endedSession, endedSession.tokens.accessToken == rejectedAccessToken { throw endedSession.error }
+      throw .unauthorized
+    }
+    guard tokens.accessToken == rejectedAccessToken else { return tokens }
+    return try await startRefresh(from: tokens).waiters.wait().get()
+  }
+
+  /// Reads the store, and notices new credentials someone else saved: they reset the refresh
+  /// window, and a refresh started from older tokens stops being the one new requests wait for.
+  private func readStore() -> AuthTokens? {
+    let stored = store.tokens
+    if let stored, !Self.sameCredentials(stored, known) {
+      recentRefreshes.removeAll()
+      if let inFlight, !Self.sameCredentials(stored, inFlight.basis) { self.inFlight = nil }
+    }
+    known = stored
+    return stored
+  }
+
+  private func startRefresh(from tokens: AuthTokens) throws(NetworkError) -> Refresh {
+    let startedAt = now()
+    recentRefreshes.removeAll { startedAt.timeIntervalSince($0) > refreshWindow }
+    guard recentRefreshes.count < maximumRefreshes else {
+      endSession(startedFrom: tokens, with: .excessiveRefresh)
+      throw .excessiveRefresh
+    }
+    recentRefreshes.append(startedAt)
+
+    let refresh = Refresh(basis: tokens, startedAt: startedAt)
+    inFlight = refresh
+    record(.refreshStarted)
+    let (refresher, deadline) = (self.refresher, refreshDeadline)
+    let started = ContinuousClock.now
+    Task {
+      let result = await DeadlineRace.run(deadline: deadline, clock: ContinuousClock()) {
+        () async throws(NetworkError) -> AuthTokens in
+        try await refresher.refresh(tokens)
+      }
+      self.finish(refresh, with: result, duration: ContinuousClock.now - started)
+    }
+    return refresh
+  }
+
+  private func finish(_ refresh: Refresh, with result: Result<AuthTokens, NetworkError>, duration: Duration) {
+    if inFlight === refresh { inFlight = nil }
+    switch result {
+    case .success(let fresh):
+      // Tokens that changed meanwhile (a login, a logout) are newer than this refresh's answer.
+      if Self.sameCredentials(store.tokens, refresh.basis) {
+        store.save(fresh)
+        known = fresh
+      }
+      record(.refreshSucceeded(duration: duration))
+      refresh.waiters.finish(.success(fresh))
+    case .failure(let error) where Self.endsSession(error):
+      let failure = NetworkError.refreshFailed(reason: Self.reason(for: error))
+      record(.refreshFailed(failure, duration: duration))
+      endSession(startedFrom: refresh.basis, with: failure)
+      refresh.waiters.finish(.failure(failure))
+    case .failure(let error):
+      record(.refreshFailed(error, duration: duration))
+      if let counted = recentRefreshes.firstIndex(of: refresh.startedAt) {
+        recentRefreshes.remove(at: counted)
+      }
+      refresh.waiters.finish(.failure(Self.transientFailure(error)))
+    }
+  }
+
+  /// Clears the store, if it still holds `tokens`, and announces that the session ended. Tokens
+  /// that changed meanwhile (a login, a logout) belong to another session, which goes on.
+  private func endSession(startedFrom tokens: AuthTokens, with error: NetworkError) {
+    guard Self.sameCredentials(store.tokens, tokens) else { return }
+    endedSession = (tokens, error)
+    store.clear()
+    known = nil
+    recentRefreshes.removeAll()
+    events.send(.ended(reason: error))
+  }
+
+  private func record(_ event: NetworkEvent) {
+    for monitor in monitors { monitor.record(event) }
   }
 
   private static func bearerToken(in request: URLRequest) -> String? {
@@ -101,5 +232,33 @@ public final class AuthInterceptor: RequestInterceptor {
       return nil
     }
     return String(value.dropFirst("Bearer ".count))
+  }
+
+  /// Whether two token pairs are the same credentials. Expiry dates are left out: a store that
+  /// round-trips them through a file may return them slightly changed.
+  private static func sameCredentials(_ lhs: AuthTokens?, _ rhs: AuthTokens?) -> Bool {
+    lhs?.accessToken == rhs?.accessToken && lhs?.refreshToken == rhs?.refreshToken
+  }
+
+  /// Only a definite "no" from the server ends the session; being offline during a refresh
+  /// does not sign the user out.
+  private static func endsSession(_ error: NetworkError) -> Bool {
+    if case .unauthorized = error { return true }
+    return error.status.map(rejectingStatuses.contains) ?? false
+  }
+
+  /// What waiters are told when the refresh failed but the session stays: never an error that
+  /// reads as their own request's (a refresher that gave up did not finish in time).
+  private static func transientFailure(_ error: NetworkError) -> NetworkError {
+    if case .cancelled = error { return .refreshUnavailable(.timeout) }
+    return .refreshUnavailable(error)
+  }
+
+  /// The statuses with which a server refuses a refresh token.
+  private static let rejectingStatuses: Set<Int> = [400, 401, 403]
+
+  private static func reason(for error: NetworkError) -> String {
+    guard let status = error.status, rejectingStatuses.contains(status) else { return "\(error)" }
+    return "the server rejected the refresh token (HTTP \(status)); sign in again"
   }
 }

@@ -79,7 +79,7 @@ struct WriteBehindTests {
     #expect(try directory.entries().isEmpty)
   }
 
-  @Test("saves from an actor, as the refresh coordinator makes them, read back at once and reach the disk")
+  @Test("saves from an actor, as the auth interceptor makes them, read back at once and reach the disk")
   func savesFromAnActor() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
@@ -95,7 +95,7 @@ struct WriteBehindTests {
   }
 }
 
-/// Saves and reads tokens synchronously on an actor, the way the refresh coordinator does.
+/// Saves and reads tokens synchronously on an actor, the way the auth interceptor does.
 private actor Refresher {
   let store: FileTokenStore
 
