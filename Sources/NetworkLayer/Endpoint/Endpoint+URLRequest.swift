@@ -35,10 +35,7 @@ extension Endpoint {
       url = try parts.url(
         appending: endpoint.path, endsWithSlash: endpoint.endsWithSlash, query: endpoint.query)
     }
-    // The method is not echoed: a forged one is an attack, not a detail worth printing.
-    guard HeaderSyntax.isToken(endpoint.method.rawValue) else {
-      throw .invalidRequest("the method is not an RFC 9110 token")
-    }
+    try HeaderSyntax.validate(method: endpoint.method.rawValue)
     try HeaderSyntax.validate(name: "Accept", value: endpoint.accept)
     var fields = ["Accept": endpoint.accept]
     if let body = endpoint.body {

@@ -20,12 +20,16 @@ enum HeaderSyntax {
   /// and no value contains CR, LF or NUL. The client runs it after the interceptors, which may
   /// add a value that came from a server, such as a bearer token.
   static func validate(_ request: URLRequest) throws(NetworkError) {
-    guard isToken(request.httpMethod ?? "GET") else {
-      throw .invalidRequest("the method is not an RFC 9110 token")
-    }
+    try validate(method: request.httpMethod ?? "GET")
     for (name, value) in request.allHTTPHeaderFields ?? [:] {
       try validate(name: name, value: value)
     }
+  }
+
+  /// Throws ``NetworkError/invalidRequest(_:)`` unless `method` is a token. The method is not
+  /// echoed: a forged one is an attack, not a detail worth printing.
+  static func validate(method: String) throws(NetworkError) {
+    guard isToken(method) else { throw .invalidRequest("the method is not an RFC 9110 token") }
   }
 
   /// Whether `text` is a non-empty RFC 9110 token: a method or a header name.
