@@ -43,6 +43,8 @@ Control hooks for tests (never counted, faulted or protected):
     POST   /_control/faults        queue a fault (see Fault below)     -> 201
     DELETE /_control/faults        clear all faults                    -> 204
     POST   /_control/release       end every delay in progress now     -> {"released"}
+    POST   /_control/revoke        every access token issued so far stops working; refresh
+                                   tokens keep working                 -> {"revoked"}
     GET    /_control/counters      request/login/refresh/cancel counts
     GET    /_control/routes        the route table: [{"method", "path", "authenticated"}]
     GET    /_control/received      the raw request lines and headers received
@@ -552,6 +554,7 @@ class SampleAPI:
                 (r"/_control/config", {"GET": self.get_config, "POST": self.set_config}, False),
                 (r"/_control/faults", {"POST": self.add_fault, "DELETE": self.clear_faults}, False),
                 (r"/_control/release", {"POST": self.release_delays}, False),
+                (r"/_control/revoke", {"POST": self.revoke_access_tokens}, False),
                 (r"/_control/counters", {"GET": self.get_counters}, False),
                 (r"/_control/routes", {"GET": self.get_routes}, False),
                 (r"/_control/received", {"GET": self.get_received}, False),
@@ -879,6 +882,15 @@ class SampleAPI:
         with self.lock:
             self.faults.clear()
         return Response(204)
+
+    def revoke_access_tokens(self, request: Request) -> Response:
+        """Forget every access token issued so far, as a server that rotates its
+        signing key does: each is then unknown (401), while refresh tokens still
+        work. So a client that believes its token valid meets a real 401."""
+        with self.lock:
+            revoked = len(self.access_tokens)
+            self.access_tokens.clear()
+        return json_response(200, {"revoked": revoked})
 
     def release_delays(self, request: Request) -> Response:
         """End every injected delay in progress now; each request goes on as

@@ -155,6 +155,17 @@ public struct SampleBackendConnection: Sendable {
     return try JSONDecoder().decode(Released.self, from: data).released
   }
 
+  /// Makes every access token the backend has issued so far unknown to it, as a server that
+  /// rotates its signing key does, while refresh tokens keep working; returns how many there
+  /// were. A client that believes its token valid then meets a real 401, where a token lifetime
+  /// of 0 makes the client refresh before it sends.
+  @discardableResult
+  public func revokeAccessTokens() async throws -> Int {
+    struct Revoked: Decodable { var revoked: Int }
+    let data = try await control("POST", "revoke", expecting: 200)
+    return try JSONDecoder().decode(Revoked.self, from: data).revoked
+  }
+
   /// What the backend has counted.
   public func counters() async throws -> Counters {
     let data = try await control("GET", "counters", expecting: 200)

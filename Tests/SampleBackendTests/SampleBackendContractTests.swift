@@ -138,6 +138,7 @@ struct SampleBackendContractTests {
       "POST", "/auth/refresh", json: #"{"refreshToken": "\#(refreshToken)"}"#)
     try await script.exchange("POST", "/auth/refresh", json: #"{"refreshToken": "\#(refreshToken)"}"#)
     let accessToken = (refresh as? [String: Any])?["accessToken"] as? String ?? ""
+    let nextRefreshToken = (refresh as? [String: Any])?["refreshToken"] as? String ?? ""
 
     try await connection.configure(requireAuth: true)
     try await script.exchange("GET", "/todos/1")
@@ -145,6 +146,13 @@ struct SampleBackendContractTests {
     try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Basic ZGVtbzpkZW1v"])
     try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Bearer \(accessToken)"])
     try await script.exchange("GET", "/articles/today")
+    // Revoked: the access token that worked a moment ago is unknown; its refresh token still works.
+    try await script.exchange("POST", "/_control/revoke")
+    try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Bearer \(accessToken)"])
+    let renewed = try await script.exchange(
+      "POST", "/auth/refresh", json: #"{"refreshToken": "\#(nextRefreshToken)"}"#)
+    let renewedToken = (renewed as? [String: Any])?["accessToken"] as? String ?? ""
+    try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Bearer \(renewedToken)"])
     try await connection.configure(tokenLifetime: 0)
     let expired = try await script.exchange(
       "POST", "/auth/login", json: #"{"username": "demo", "password": "correct-horse-battery-staple"}"#

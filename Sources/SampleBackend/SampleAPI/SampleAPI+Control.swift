@@ -38,6 +38,13 @@ extension SampleAPI {
       return InProcessResponse(status: 204)
     case ("POST", "/_control/release"):
       return .json(200, ["released": delays.releaseAll()])
+    case ("POST", "/_control/revoke"):
+      // Every access token issued so far becomes unknown; refresh tokens keep working.
+      let revoked = state.withLock { state in
+        defer { state.accessTokens.removeAll() }
+        return state.accessTokens.count
+      }
+      return .json(200, ["revoked": revoked])
     case ("GET", "/_control/routes"):
       let table = routeTable.map {
         RouteDescription(method: $0.method, path: $0.path, authenticated: $0.authenticated)
