@@ -13,6 +13,7 @@ struct BackendControl: Sendable {
     var requests: Int
     var refreshes: Int
     var cancelled: Int
+    var paths: [String: Int]
   }
 
   struct ControlError: Error, CustomStringConvertible {
@@ -44,6 +45,15 @@ struct BackendControl: Sendable {
 
   func counters() async throws -> Counters {
     try JSONDecoder().decode(Counters.self, from: try await call("GET", "counters"))
+  }
+
+  func clearFaults() async throws {
+    try await call("DELETE", "faults")
+  }
+
+  /// Every access token issued so far stops working; refresh tokens keep working.
+  func revokeAccessTokens() async throws {
+    try await call("POST", "revoke")
   }
 
   @discardableResult

@@ -93,6 +93,44 @@ struct SeedScenarioTests {
     "seed scenario 5: many screens get 401 at once, one refresh runs and all load; a rejected refresh ends the session for all",
     arguments: SampleBackendKind.allCases
   )
+  func oneRefreshForAllRejected(kind: SampleBackendKind) async throws {
+    try await kind.with { connection in
+      let app = AppHarness(connection)
+      let sessions = StreamRecorder(app.container.observeSession())
+      await app.signIn()
+      let screens = (0..<20).map { _ in app.container.makeTodoListViewModel() }
+
+      // The server stops accepting the token the app still believes valid.
+      try await connection.revokeAccessTokens()
+      try await Self.refreshAllRejectedAtOnce(screens, connection: connection)
+      #expect(screens.allSatisfy { $0.state.phase == .loaded })
+      let firstRound = try await connection.counters()
+      #expect(firstRound.refreshes == 1)
+      #expect(
+        firstRound.paths["GET /todos"] == 2 * screens.count, "each request got a 401 and was retried once")
+
+      // Now the server refuses to renew: every screen fails with the same message, once.
+      try await connection.inject(.init(path: "/auth/refresh", count: -1, status: 401))
+      try await connection.revokeAccessTokens()
+      let events = screens.map { StreamRecorder($0.events) }
+      try await Self.refreshAllRejectedAtOnce(screens, connection: connection)
+      let expired = TodoListState.Phase.loadFailed(message: DomainError.sessionExpired.message)
+      #expect(screens.allSatisfy { $0.state.phase == expired })
+      let secondRound = try await connection.counters()
+      #expect(secondRound.refreshes == 2)
+      #expect(
+        secondRound.paths["GET /todos"] == 3 * screens.count, "each request got a 401 and none was retried")
+      #expect(await sessions.waitUntil { $0.last == .expired }.last == .expired)
+      for recorder in events {
+        #expect(await recorder.waitForCount(1) == [.sessionEnded])
+      }
+    }
+  }
+
+  @Test(
+    "many screens start with a token known to be expired: one refresh runs before they send and all load; a rejected refresh ends the session for all",
+    arguments: SampleBackendKind.allCases
+  )
   func oneRefreshForAll(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
       let app = AppHarness(connection)
@@ -151,5 +189,15 @@ struct SeedScenarioTests {
     await withTaskGroup(of: Void.self) { group in
       for screen in screens { group.addTask { await screen.sendAndWait(.refresh) } }
     }
+  }
+
+  /// Sends `.refresh` to every screen at the same moment, with each screen's first request held
+  /// at the server for half a second before it is answered, and waits for all of them: every
+  /// request has left with the token it read before the first answer comes back.
+  private static func refreshAllRejectedAtOnce(
+    _ screens: [TodoListViewModel], connection: SampleBackendConnection
+  ) async throws {
+    try await connection.inject(.init(path: "/todos", method: "GET", count: screens.count, delay: 0.5))
+    await refreshAll(screens)
   }
 }
