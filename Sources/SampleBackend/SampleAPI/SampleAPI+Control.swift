@@ -41,8 +41,9 @@ extension SampleAPI {
     case ("POST", "/_control/revoke"):
       // Every access token issued so far becomes unknown; refresh tokens keep working.
       let revoked = state.withLock { state in
-        defer { state.accessTokens.removeAll() }
-        return state.accessTokens.count
+        let count = state.accessTokens.count
+        state.accessTokens.removeAll()
+        return count
       }
       return .json(200, ["revoked": revoked])
     case ("GET", "/_control/routes"):
