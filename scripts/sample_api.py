@@ -1184,8 +1184,8 @@ class TransportProbes:
 class SampleRequestHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive
     # A fully buffered wfile plus one flush per response. Writing headers and
-    # body separately would cost ~40 ms per keep-alive request (Nagle's
-    # algorithm waiting on the client's delayed ACK).
+    # body separately would make every keep-alive request wait for the
+    # client's delayed ACK (Nagle's algorithm).
     wbufsize = -1
 
     server: "SampleServer"

@@ -5,8 +5,8 @@ import LayeredSupport
 /// for every `LoopbackSampleAPI`.
 ///
 /// Each server is still its own process with its own state, listening before its URL arrives;
-/// only Python's start-up is shared. A test run starts about 100 servers, and starting Python
-/// for each took 0.1-0.2 s of CPU, a good third of the whole run's CPU on a 2-core machine.
+/// only Python's start-up is shared. A test run starts about 100 servers, and starting Python for
+/// each would be a large share of the run's CPU (the performance article has the figure).
 ///
 /// The launcher's standard input is this process's pipe, so when the test process ends, however
 /// it ends, the launcher reads EOF and stops every server it started.
