@@ -255,8 +255,8 @@ struct ConsoleEventMonitorTests {
     let recorded = entries.withLock { $0 }
     #expect(recorded.count == summaries.count)
     #expect(recorded.allSatisfy { $0.split(separator: "\n").count == 5 })
-    // Typed and outside #expect: inferred inside the macro's expansion, this one line took ~0.6 s
-    // to type-check.
+    // Typed and outside #expect: inferred inside the macro's expansion, this one line is slow to
+    // type-check.
     let callIDs: Set<Substring> = Set(recorded.compactMap { $0.split(separator: " ").dropFirst().first })
     #expect(callIDs.count == summaries.count)
   }

@@ -64,11 +64,11 @@ struct DeadlineAndCancellationTests {
       let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: connection.transport)
       // Warm the connection, so the timed call measures the client and not the server's start.
       _ = try await client.send(Endpoint<[TestTodo]>(path: ["todos"]))
-      // With URLRequest.timeoutInterval = 0.9 this toolchain would time out after about 1 ms. A
-      // loaded machine may really take longer than 0.9 s, so such a timeout is tried again; a
-      // timeout that comes early never is. Up to ten times: in one busy whole-suite run, three
-      // calls in a row took longer than 0.9 s (8.6 s for the test), while the flood tests beside
-      // it can hold Foundation's one work queue for as long as their bodies last.
+      // This toolchain truncates URLRequest.timeoutInterval to whole seconds, so 0.9 would time
+      // out almost at once: an early timeout is the bug this catches, and it fails the test.
+      // A loaded machine may really take longer than 0.9 s, so after a late timeout the call is
+      // made again, up to ten times: the flood tests beside it can hold Foundation's one work
+      // queue for several calls in a row.
       let clock = ContinuousClock()
       var answered: [TestTodo]?
       for _ in 0..<10 where answered == nil {

@@ -33,7 +33,7 @@ struct RouteContractTests {
   )
   func everyCaseAsPromised(kind: SampleBackendKind) async throws {
     let answers = try await kind.with { try await RouteContractRun(connection: $0).answers() }
-    // Outside #expect: inferred inside the macro's expansion, the sum took ~0.45 s to type-check.
+    // Outside #expect: inferred inside the macro's expansion, the sum is slow to type-check.
     let caseCount: Int = ContractRoute.all.reduce(0) { $0 + $1.cases.count }
     #expect(answers.count == caseCount)
     for answer in answers {

@@ -27,10 +27,10 @@ struct RefreshWaitTests {
     let late = took - deadline
     print("deadlineEndsTheWait: the call ended \(late) after its \(deadline) deadline")
     #expect(result == .failure(.timeout))
-    // The issue asks for 50 ms, and alone it takes 1-2 ms; in the whole suite under
-    // ThreadSanitizer, next to a flood test saturating both cores, it has taken 5.2 s. Only the
-    // deadline can end this call with timeout before the refresh's own deadline, 30 s, would end
-    // every waiter; the bound lies halfway.
+    // It ends within milliseconds of its deadline when the machine is free (the time is printed),
+    // but the whole suite under ThreadSanitizer, next to a flood test saturating both cores, can
+    // delay it by seconds. Only the deadline can end this call with timeout before the refresh's
+    // own deadline (30 s) would end every waiter; the bound lies halfway.
     #expect(late < .seconds(15), "the refresh never ends, and the call ended \(late) after its deadline")
     // The refresh goes on without the call, stores its result, and the call's request never leaves.
     refresher.release()
@@ -57,7 +57,7 @@ struct RefreshWaitTests {
 
     print("cancellationEndsTheWait: the call ended \(took) after its caller cancelled it")
     #expect(result == .failure(.cancelled))
-    // The issue asks for 50 ms; see deadlineEndsTheWait for the bound.
+    // The time is printed; see deadlineEndsTheWait for the bound.
     #expect(took < .seconds(15), "the refresh never ends, and the call ended \(took) after its cancellation")
     refresher.release()
     try await Task.sleep(for: .milliseconds(100))

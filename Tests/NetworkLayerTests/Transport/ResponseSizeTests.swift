@@ -84,7 +84,7 @@ struct ResponseSizeTests {
 /// call must end (16 times the size limit; more than this machine receives before the deadline),
 /// then a chunk every 10 ms. corelibs reads on after the client has stopped the task, until
 /// the socket is empty for a moment: without the pauses, a busy whole-suite run let every flood
-/// run on to the server's 1 GiB cap, about a second of both cores each.
+/// run on to the server's 1 GiB cap.
 @Suite(
   "Response size limit against a flooding server",
   .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason),
@@ -129,11 +129,10 @@ struct ResponseFloodTests {
       // the flood itself saturates a small machine, and corelibs lets the data task's cancel
       // through only between libcurl reads.
       #expect(result == .failure(.responseTooLarge(limit: limit)))
-      // The client holds at most the limit of body, and drops what arrives after it: the process
-      // grew by 1.8-4.1 MiB here, against the 4-96 MiB the server wrote before the connection
-      // closed (up to its 1 GiB cap when it never paused) and the gigabyte an unlimited client
-      // would hold. Eight times the limit leaves room for tests running alongside in the same
-      // process. Not asserted under ThreadSanitizer: its shadow memory, and callbacks slowed
+      // The client holds at most the limit of body, and drops what arrives after it, while the
+      // server writes up to many times the limit before the connection closes (up to its 1 GiB cap
+      // when it never pauses), all of which an unlimited client would hold. Eight times the limit
+      // leaves room for tests running alongside in the same process. Not asserted under ThreadSanitizer: its shadow memory, and callbacks slowed
       // until Foundation's queued data piles up, make the figure meaningless there.
       if !ResidentMemory.isSanitized {
         #expect(growth < 8 * limit, "peak resident growth \(growth) bytes")
@@ -196,14 +195,13 @@ struct ResponseFloodTests {
     try await LoopbackSampleAPI.with { server in
       let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
       // Above all the server ever sends (the sample API caps a flood at 1 GiB), and the deadline
-      // comes long before it has sent that (about 500 MiB arrived in 0.5 s here): only the
-      // deadline can end the call.
+      // comes long before loopback can carry that: only the deadline can end the call.
       let limit = 2 * 1024 * 1024 * 1024
       let deadline = Duration.milliseconds(300)
       let client = URLSessionHTTPClient(
         baseURL: server.baseURL, transport: connection.transport, defaultDeadline: deadline,
         maximumResponseSize: limit)
-      // At that rate the 512 MiB burst is still being sent when the deadline passes.
+      // The 512 MiB burst is still being sent when the deadline passes.
       let endpoint = Endpoint<[TestTodo]>(
         path: ["_probe", "flood"], query: [URLQueryItem(name: "burst", value: String(512 * 1024 * 1024))])
       // On a busy machine the deadline can pass before the request reaches the server, which then
@@ -230,11 +228,10 @@ struct ResponseFloodTests {
           "flood with no reachable limit\(ResidentMemory.isSanitized ? " (TSan)" : ""), call \(attempt): \(result) \(late) after the \(deadline) deadline, peak RSS growth \(growth / 1024) KiB (the body is buffered up to the deadline); \(server)"
         )
         #expect(result == .failure(.timeout))
-        // Before the deadline race stopped waiting for the transport to unwind, an unthrottled
-        // body held a call with a 2 s deadline for up to 13 s. Until the client and the tests'
-        // backend connection kept their calls into Foundation off Swift's pool, the flood also
-        // stopped the pool's threads, and the call ended up to 5.2 s late under ThreadSanitizer
-        // in the whole suite. Measured since: 0.6-26 ms late, and 2-8 ms under ThreadSanitizer.
+        // The deadline race does not wait for the transport to unwind, and the client and the
+        // tests' backend connection keep their calls into Foundation off Swift's pool, so the flood
+        // can hold up neither; the bound leaves room for a loaded machine, more under
+        // ThreadSanitizer.
         #expect(
           late < (ResidentMemory.isSanitized ? .seconds(5) : .seconds(2)),
           "the \(deadline) deadline ended the call \(late) after it passed")
