@@ -2,6 +2,7 @@ import AppComposition
 import DomainLayer
 import LayeredTestSupport
 import PresentationLayer
+import Testing
 
 /// The live app graph against one sample backend.
 struct AppHarness {
@@ -37,10 +38,11 @@ struct AppHarness {
     try await connection.configure(tokenLifetime: 3600)
   }
 
-  /// Waits until the server has counted `count` requests for `key` (`"GET /todos"`).
+  /// Waits until the server has counted `count` requests for `key` (`"GET /todos"`), and fails the
+  /// test if it has not within half a minute.
   func waitForRequest(_ key: String, count: Int = 1) async throws {
-    while try await connection.counters().paths[key, default: 0] < count {
-      try await Task.sleep(for: .milliseconds(5))
-    }
+    let counted = try await connection.counters(once: { $0.paths[key, default: 0] >= count })
+      .paths[key, default: 0]
+    try #require(counted >= count, "the server counted \(counted) of \(count) \(key)")
   }
 }

@@ -172,12 +172,18 @@ public struct SampleBackendConnection: Sendable {
     return try JSONDecoder().decode(Counters.self, from: data)
   }
 
-  /// What the backend has counted, once `condition` holds or five seconds have passed, whichever
-  /// comes first: for what the backend learns a moment after the client acts, such as a request
-  /// whose client left. The test then checks the counters it gets.
-  public func counters(once condition: @Sendable (Counters) -> Bool) async throws -> Counters {
+  /// What the backend has counted, as soon as `condition` holds, or once `limit` has passed: for
+  /// what the backend learns a moment after the client acts, such as a request that arrived or
+  /// whose client left. The test then checks the counters it gets, so a wait never hangs it.
+  ///
+  /// The limit is long because, while the whole suite runs beside flood tests that hold
+  /// Foundation's work queue, "a moment" can be several seconds.
+  public func counters(
+    once condition: @Sendable (Counters) -> Bool, atMost limit: Duration = .seconds(30)
+  ) async throws -> Counters {
+    let end = ContinuousClock.now + limit
     var counters = try await counters()
-    for _ in 0..<500 where !condition(counters) {
+    while !condition(counters), ContinuousClock.now < end {
       try await Task.sleep(for: .milliseconds(10))
       counters = try await self.counters()
     }

@@ -93,9 +93,8 @@ struct URLSessionHTTPClientLoopbackTests {
       try await connection.inject(.init(path: "/todos", delay: 30))
       let endpoint = todos
       let request = Task { await client.outcome(endpoint) }
-      while try await connection.counters().requests == 0 {
-        try await Task.sleep(for: .milliseconds(5))
-      }
+      let counted = try await connection.counters(once: { $0.requests > 0 })
+      try #require(counted.requests > 0, "the request never reached the server")
       let cancelledAt = ContinuousClock.now
       request.cancel()
       #expect(await request.value == .failure(.cancelled))

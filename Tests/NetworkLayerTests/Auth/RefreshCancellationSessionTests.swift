@@ -108,9 +108,8 @@ struct RefreshCancellationSessionTests {
   }
 
   private static func waitForRefresh(at connection: SampleBackendConnection) async throws {
-    while try await connection.counters().refreshes == 0 {
-      try await Task.sleep(for: .milliseconds(5))
-    }
+    let counted = try await connection.counters(once: { $0.refreshes > 0 })
+    try #require(counted.refreshes > 0, "the refresh never reached the server")
   }
 
   /// Checks that the calls ended while the refresh was still held, releases it, waits until it
