@@ -59,6 +59,8 @@ public final class AppContainer: Sendable {
     let authInterceptor = AuthInterceptor(
       store: tokenStore,
       refresher: RemoteTokenRefresher(client: plainClient, contract: configuration.authContract),
+      header: configuration.authContract.tokenHeader,
+      scheme: configuration.authContract.tokenScheme,
       leeway: configuration.refreshLeeway,
       maximumRefreshes: configuration.maximumRefreshes,
       refreshWindow: configuration.refreshWindow,

@@ -5,8 +5,9 @@ import SampleBackend
 /// A backend whose login contract is not the sample API's, in the shape of a common JWT backend:
 /// every URL ends with `/` (one without is redirected, as such servers do), a login answers
 /// `{"access", "refresh"}` with the expiry only in the access token's `exp` claim, a refresh
-/// rotates the refresh token and blacklists the old one, logout blacklists the refresh token, and
-/// a refused login answers 401 with `{"detail": …}`.
+/// rotates the refresh token and blacklists the old one, logout blacklists the refresh token, a
+/// refused login answers 401 with `{"detail": …}`, and a request presents its access token as
+/// `Authorization: JWT …` (as djangorestframework-jwt has it), never `Bearer`.
 ///
 /// It counts at the server: every request line, and every refresh token each route received.
 final class JWTStyleBackend: InProcessHandler {
@@ -61,12 +62,13 @@ final class JWTStyleBackend: InProcessHandler {
       }
       return Self.json(200, [:])
     case ("GET", "/api/todos/"):
-      let bearer = request.header("Authorization").map { String($0.dropFirst("Bearer ".count)) } ?? ""
-      let valid = state.withLock { $0.accessTokens[bearer].map { $0 > Date() } ?? false }
+      let presented = request.header("Authorization") ?? ""
+      let token = presented.hasPrefix("JWT ") ? String(presented.dropFirst("JWT ".count)) : ""
+      let valid = state.withLock { $0.accessTokens[token].map { $0 > Date() } ?? false }
       guard valid else {
         var refused = Self.json(401, ["detail": "Given token not valid for any token type"])
         if case .respond(var response) = refused {
-          response.headers["WWW-Authenticate"] = #"Bearer realm="api""#
+          response.headers["WWW-Authenticate"] = #"JWT realm="api""#
           refused = .respond(response)
         }
         return refused

@@ -53,6 +53,9 @@ struct JWTStyleAuthContract: AuthContract {
     refusal.serverSentence
   }
 
+  /// `Authorization: JWT …`.
+  var tokenScheme: String? { "JWT" }
+
   private func issuing(_ endpoint: Endpoint<Pair>) -> Endpoint<IssuedTokens> {
     let readsExpiry = readsExpiry
     return endpoint.endingWithSlash().map { pair in

@@ -1,7 +1,7 @@
 public import NetworkLayer
 
-/// How a backend signs a user in, renews the session and ends it: the requests it takes, and how
-/// its answers become tokens.
+/// How a backend signs a user in, renews the session and ends it: the requests it takes, how its
+/// answers become tokens, and how a request presents the access token.
 ///
 /// ``RemoteSessionRepository`` and ``RemoteTokenRefresher`` send what the contract says and know
 /// no path, field name or token shape. ``SampleAPIAuthContract`` is the sample API's; an app
@@ -27,6 +27,14 @@ public protocol AuthContract: Sendable {
   /// The server's sentence for a person in a refused login, which the screen may show instead of
   /// its own; `nil`, the default, when the backend's words are not meant for users.
   func refusedLoginMessage(_ refusal: NetworkError) -> String?
+
+  /// The header an authenticated request carries the access token in: `Authorization` unless
+  /// the backend says otherwise (`X-Auth-Token`).
+  var tokenHeader: String { get }
+
+  /// The scheme written before the access token in ``tokenHeader``: `Bearer` unless the backend
+  /// says otherwise (`Token`, `JWT`), or `nil` for a bare token.
+  var tokenScheme: String? { get }
 }
 
 extension AuthContract {
@@ -38,4 +46,10 @@ extension AuthContract {
 
   /// None: the server's words stay the server's.
   public func refusedLoginMessage(_ refusal: NetworkError) -> String? { nil }
+
+  /// `Authorization`.
+  public var tokenHeader: String { "Authorization" }
+
+  /// `Bearer`.
+  public var tokenScheme: String? { "Bearer" }
 }

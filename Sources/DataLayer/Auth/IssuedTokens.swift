@@ -5,7 +5,7 @@ public import NetworkLayer
 ///
 /// Like `AuthTokens`, its description and mirror show no token.
 public struct IssuedTokens: Sendable, Hashable {
-  /// The bearer token for authenticated requests.
+  /// The access token authenticated requests carry.
   public var accessToken: String
   /// The refresh token the answer carries, or `nil` when it carries none: after a refresh the
   /// session then keeps the one it had (no rotation); after a login it has none, and ends at the

@@ -5,12 +5,13 @@ import LayeredSupport
   public import FoundationNetworking
 #endif
 
-/// Signs requests with the session's bearer token and renews the session when needed, once for
+/// Signs requests with the session's access token and renews the session when needed, once for
 /// everyone.
 ///
-/// `Authorization: Bearer …` goes only on endpoints that require authentication, and only to the
-/// base URL's origin. A token known to be expired (within `leeway`) is refreshed before sending; a
-/// 401 for a request sent with an outdated token is retried at once with the current one;
+/// The token goes under the backend's header and scheme (`Authorization: Bearer …` unless told
+/// otherwise), only on endpoints that require authentication, and only to the base URL's origin.
+/// A token known to be expired (within `leeway`) is refreshed before sending; a 401 for a
+/// request sent with an outdated token is retried at once with the current one;
 /// otherwise one refresh runs however many requests got a 401, and all of them are retried, once.
 /// Only a rejected refresh token (400, 401 or 403), or more than `maximumRefreshes` refreshes
 /// within `refreshWindow`, ends the session: the tokens are cleared, every waiter fails with one
@@ -39,6 +40,9 @@ public actor AuthInterceptor: RequestInterceptor {
 
   private let store: any TokenStore
   private let refresher: any TokenRefresher
+  private let header: String
+  /// What comes before the token in the header's value: the scheme and a space, or nothing.
+  private let prefix: String
   private let leeway: TimeInterval
   private let maximumRefreshes: Int
   private let refreshWindow: TimeInterval
@@ -55,11 +59,16 @@ public actor AuthInterceptor: RequestInterceptor {
   private var endedSession: (tokens: AuthTokens, error: NetworkError)?
 
   /// Creates the interceptor over the tokens in `store`, renewed by `refresher` (which must not
-  /// send through this interceptor). A token expiring within `leeway` counts as expired;
-  /// `refreshDeadline` bounds one refresh; `monitors` hear the refresh events.
+  /// send through this interceptor). The access token is sent as the value of `header`, after
+  /// `scheme` and a space when there is a scheme (`Token`, `JWT`; `nil` for a bare token in
+  /// `X-Auth-Token`, say); `header` is from then on a credential header for every client in the
+  /// process (see `Redactor.addCredentialHeaders(_:)`). A token expiring within `leeway` counts as
+  /// expired; `refreshDeadline` bounds one refresh; `monitors` hear the refresh events.
   public init(
     store: any TokenStore,
     refresher: any TokenRefresher,
+    header: String = "Authorization",
+    scheme: String? = "Bearer",
     leeway: Duration = .seconds(10),
     maximumRefreshes: Int = 3,
     refreshWindow: Duration = .seconds(60),
@@ -69,6 +78,9 @@ public actor AuthInterceptor: RequestInterceptor {
   ) {
     self.store = store
     self.refresher = refresher
+    self.header = header
+    self.prefix = scheme.flatMap { $0.isEmpty ? nil : "\($0) " } ?? ""
+    Redactor.addCredentialHeaders([header])
     self.leeway = leeway.timeInterval
     self.maximumRefreshes = maximumRefreshes
     self.refreshWindow = refreshWindow.timeInterval
@@ -83,7 +95,7 @@ public actor AuthInterceptor: RequestInterceptor {
     events.stream()
   }
 
-  /// Signs `request` with the current bearer token when its endpoint requires authentication,
+  /// Signs `request` with the current access token when its endpoint requires authentication,
   /// refreshing first a token known to be expired. Throws ``NetworkError/unauthorized`` without
   /// stored tokens, or the refresh's error.
   public nonisolated func adapt(
@@ -94,11 +106,11 @@ public actor AuthInterceptor: RequestInterceptor {
     // Whatever the endpoint set is replaced: an authenticated request carries the session's
     // token, and never to a foreign origin.
     guard Origin(context.baseURL).contains(request.url) else {
-      request.setCanonicalHeaderField("Authorization", to: nil)
+      request.setCanonicalHeaderField(header, to: nil)
       return request
     }
     let tokens = try await tokensForSending()
-    request.setCanonicalHeaderField("Authorization", to: "Bearer \(tokens.accessToken)")
+    request.setCanonicalHeaderField(header, to: prefix + tokens.accessToken)
     return request
   }
 
@@ -116,7 +128,7 @@ public actor AuthInterceptor: RequestInterceptor {
     }
     guard rejections.count <= 1 else { return .fail(.unauthorized) }
     do throws(NetworkError) {
-      _ = try await tokensAfterRejection(of: Self.bearerToken(in: failure.request))
+      _ = try await tokensAfterRejection(of: accessToken(in: failure.request))
       return .retryNow
     } catch {
       return .fail(error)
@@ -227,11 +239,10 @@ public actor AuthInterceptor: RequestInterceptor {
     for monitor in monitors { monitor.record(event) }
   }
 
-  private static func bearerToken(in request: URLRequest) -> String? {
-    guard let value = request.value(forHTTPHeaderField: "Authorization"), value.hasPrefix("Bearer ") else {
-      return nil
-    }
-    return String(value.dropFirst("Bearer ".count))
+  /// The access token `request` was sent with, read back from where ``adapt(_:context:)`` put it.
+  private nonisolated func accessToken(in request: URLRequest) -> String? {
+    guard let value = request.value(forHTTPHeaderField: header), value.hasPrefix(prefix) else { return nil }
+    return String(value.dropFirst(prefix.count))
   }
 
   /// Whether two token pairs are the same credentials. Expiry dates are left out: a store that

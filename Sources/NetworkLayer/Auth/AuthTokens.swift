@@ -5,7 +5,8 @@ public import Foundation
 /// Its `description`, `debugDescription` and mirror never show the tokens, so logging, `dump`ing
 /// or inspecting a value (or anything that holds one) by accident leaks nothing.
 public struct AuthTokens: Sendable, Hashable, Codable {
-  /// Sent as `Authorization: Bearer <accessToken>`.
+  /// Sent by ``AuthInterceptor`` under the backend's header and scheme, `Authorization: Bearer`
+  /// unless told otherwise.
   public var accessToken: String
   /// Exchanged for a new pair when the access token expires or is rejected.
   public var refreshToken: String
