@@ -54,7 +54,8 @@ public final class AppContainer: Sendable {
       baseURL: configuration.baseURL,
       transport: configuration.transport,
       interceptors: [configuration.retryPolicy],
-      monitors: configuration.monitors
+      monitors: configuration.monitors,
+      refusalFormat: configuration.refusalFormat
     )
     let authInterceptor = AuthInterceptor(
       store: tokenStore,
@@ -70,7 +71,8 @@ public final class AppContainer: Sendable {
       baseURL: configuration.baseURL,
       transport: configuration.transport,
       interceptors: [authInterceptor, configuration.retryPolicy],
-      monitors: configuration.monitors
+      monitors: configuration.monitors,
+      refusalFormat: configuration.refusalFormat
     )
     sessionRepository = RemoteSessionRepository(
       client: plainClient,

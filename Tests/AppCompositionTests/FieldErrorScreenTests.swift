@@ -3,15 +3,22 @@ import DomainLayer
 import Foundation
 import LayeredSupport
 import LayeredTestSupport
+import NetworkLayer
 import PresentationLayer
 import SampleBackend
 import Testing
 
 @Suite("A refused form, as a screen shows it", .timeLimit(.minutes(1)))
 struct FieldErrorScreenTests {
-  /// Signs in as the sample API does, lists no todos, and refuses every create the way a common
-  /// framework does: 400 with the complaint under the field's name. Counts the creates it got.
-  private static func refusingBackend(creates: Locked<Int>) -> InProcessTransport {
+  /// Signs in as the sample API does, lists no todos, and refuses every create with `refusal`:
+  /// by default as a common framework does, 400 with the complaint under the field's name.
+  /// Counts the creates it got.
+  private static func refusingBackend(
+    creates: Locked<Int>,
+    refusal: (status: Int, body: String) = (
+      400, #"{"title":["Ensure this field has no more than 10 characters."]}"#
+    )
+  ) -> InProcessTransport {
     InProcessTransport(
       StubHandler { request in
         let json = ["Content-Type": "application/json"]
@@ -21,8 +28,8 @@ struct FieldErrorScreenTests {
           return .respond(InProcessResponse(status: 200, headers: json, body: Data(pair.utf8)))
         case ("POST", "/todos"):
           creates.withLock { $0 += 1 }
-          let refusal = #"{"title":["Ensure this field has no more than 10 characters."]}"#
-          return .respond(InProcessResponse(status: 400, headers: json, body: Data(refusal.utf8)))
+          return .respond(
+            InProcessResponse(status: refusal.status, headers: json, body: Data(refusal.body.utf8)))
         default:
           return .respond(InProcessResponse(status: 200, headers: json, body: Data("[]".utf8)))
         }
@@ -52,5 +59,59 @@ struct FieldErrorScreenTests {
 
     screen.send(.newTitleChanged("Short"))
     #expect(screen.state.titleErrors.isEmpty)
+  }
+
+  /// GitHub's shape: a sentence, and per field a code rather than a message.
+  private static let githubStyleRefusal =
+    (
+      422,
+      #"{"message":"Validation Failed","errors":[{"resource":"Todo","field":"title","code":"too_long"}]}"#
+    )
+
+  /// The app's reader of that shape, as an app writes one for its backend.
+  private static let githubStyleFormat = RefusalFormat { body, _ in
+    struct Refusal: Decodable {
+      struct FieldError: Decodable {
+        var field: String
+        var code: String
+      }
+      var message: String
+      var errors: [FieldError]
+    }
+    guard let refusal = try? JSONDecoder().decode(Refusal.self, from: body) else { return nil }
+    let words = ["missing_field": "is required", "too_long": "is too long"]
+    return (
+      refusal.message,
+      Dictionary(grouping: refusal.errors, by: \.field).mapValues { $0.map { words[$0.code] ?? $0.code } }
+    )
+  }
+
+  @Test(
+    "a backend's own refusal shape reaches the form through the configuration's refusal format, and without it stays a server error"
+  )
+  @MainActor
+  func ownRefusalFormatReachesTheForm() async throws {
+    for format in [Self.githubStyleFormat, nil] {
+      let creates = Locked(0)
+      let transport = Self.refusingBackend(creates: creates, refusal: Self.githubStyleRefusal)
+      var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
+      if let format { configuration.refusalFormat = format }
+      let container = AppContainer(configuration: configuration)
+      _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+      let screen = container.makeTodoListViewModel()
+
+      screen.send(.newTitleChanged("A title far too long"))
+      await screen.sendAndWait(.createTapped)
+
+      #expect(creates.withLock { $0 } == 1)
+      #expect(screen.state.newTitle == "A title far too long")
+      if format == nil {
+        #expect(screen.state.titleErrors.isEmpty)
+        #expect(screen.state.message == "Something went wrong. Please try again.")
+      } else {
+        #expect(screen.state.titleErrors == ["is too long"])
+        #expect(screen.state.message == "Validation Failed", "the server's sentence, as it wrote it")
+      }
+    }
   }
 }

@@ -6,13 +6,14 @@ import Testing
 
 @Suite("A refused request says why: the server's sentence and its field errors")
 struct RefusalTests {
-  private static func outcome(status: Int, body: String, contentType: String = "application/json") async
-    -> Result<[TestTodo], NetworkError>
-  {
+  private static func outcome(
+    status: Int, body: String, contentType: String = "application/json", format: RefusalFormat = .standard
+  ) async -> Result<[TestTodo], NetworkError> {
     let server = StubHandler.transport(status: status, body: body, contentType: contentType)
     var endpoint = Endpoint<[TestTodo]>(method: .post, path: ["todos"], body: .json(["title": ""]))
     endpoint.credentials = ["typed-secret-7731"]
-    return await URLSessionHTTPClient(baseURL: server.baseURL, transport: server).outcome(endpoint)
+    let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: server, refusalFormat: format)
+    return await client.outcome(endpoint)
   }
 
   @Test(
@@ -77,5 +78,47 @@ struct RefusalTests {
               "refresh": ["This token is too old."],
             ])))
     #expect(!String(describing: result).contains("hunter2-echo"))
+  }
+
+  /// A shape the standard format does not read: `{"error": {"text", "fields": [{"name", "why"}]}}`.
+  private static let ownFormat = RefusalFormat { body, response in
+    struct Body: Decodable {
+      struct Problem: Decodable {
+        struct Field: Decodable {
+          var name: String
+          var why: String
+        }
+        var text: String
+        var fields: [Field]
+      }
+      var error: Problem
+    }
+    guard response.statusCode == 422, let body = try? JSONDecoder().decode(Body.self, from: body) else {
+      return nil
+    }
+    return (body.error.text, Dictionary(grouping: body.error.fields, by: \.name).mapValues { $0.map(\.why) })
+  }
+
+  @Test(
+    "a backend's own refusal format gives its sentence and field errors, scrubbed of secrets as the standard one's are"
+  )
+  func ownFormat() async {
+    let body =
+      #"{"error":{"text":"Not saved: 'typed-secret-7731' is taken.","fields":[{"name":"title","why":"is too long"},{"name":"title","why":"is not unique"},{"name":"apiKey","why":"sk-live-echo"}]}}"#
+    #expect(
+      await Self.outcome(status: 422, body: body, format: Self.ownFormat)
+        == .failure(
+          .refused(
+            status: 422, message: "Not saved: '<redacted>' is taken.",
+            fieldErrors: ["title": ["is too long", "is not unique"], "apiKey": ["<redacted>"]])))
+    for (status, format) in [(422, RefusalFormat.standard), (500, Self.ownFormat)] {
+      let result = await Self.outcome(status: status, body: body, format: format)
+      guard case .failure(.badStatus(status, let excerpt?)) = result else {
+        Issue.record("\(status): expected a bad status with an excerpt, got \(result)")
+        continue
+      }
+      // The standard format reads none of it; and a status not about the input is never a refusal.
+      #expect(!excerpt.contains("typed-secret-7731"))
+    }
   }
 }

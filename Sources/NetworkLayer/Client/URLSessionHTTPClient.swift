@@ -22,12 +22,13 @@ public struct URLSessionHTTPClient: HTTPClient {
   private let monitors: [any NetworkEventMonitor]
   private let defaultDeadline: DeadlineLength
   private let maximumResponseSize: Int
+  private let refusalFormat: RefusalFormat
   private let clock: any Clock<Duration>
 
   /// Creates a client for the API at `baseURL` (its own path kept) that sends through
   /// `transport`, adapting and retrying with `interceptors` in order. `defaultDeadline` and
-  /// `maximumResponseSize` apply to endpoints that set none; `clock` times deadlines and retry
-  /// waits (tests pass a manual one).
+  /// `maximumResponseSize` apply to endpoints that set none; `refusalFormat` reads why the API
+  /// refused a request; `clock` times deadlines and retry waits (tests pass a manual one).
   public init(
     baseURL: URL,
     transport: any HTTPTransport,
@@ -35,7 +36,8 @@ public struct URLSessionHTTPClient: HTTPClient {
     monitors: [any NetworkEventMonitor] = [],
     defaultDeadline: Duration = .seconds(60),
     clock: any Clock<Duration> = ContinuousClock(),
-    maximumResponseSize: Int = URLSessionHTTPClient.defaultMaximumResponseSize
+    maximumResponseSize: Int = URLSessionHTTPClient.defaultMaximumResponseSize,
+    refusalFormat: RefusalFormat = .standard
   ) {
     self.baseURL = baseURL
     self.baseParts = BaseURLParts(baseURL)
@@ -44,6 +46,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     self.monitors = monitors
     self.defaultDeadline = DeadlineLength(defaultDeadline)
     self.maximumResponseSize = maximumResponseSize
+    self.refusalFormat = refusalFormat
     self.clock = clock
   }
 
@@ -57,12 +60,13 @@ public struct URLSessionHTTPClient: HTTPClient {
     defaultDeadline: Duration = .seconds(60),
     clock: any Clock<Duration> = ContinuousClock(),
     maximumResponseSize: Int = URLSessionHTTPClient.defaultMaximumResponseSize,
+    refusalFormat: RefusalFormat = .standard,
     sendsCookies: Bool = false
   ) {
     self.init(
       baseURL: baseURL, transport: URLSessionTransport(session: session, sendsCookies: sendsCookies),
       interceptors: interceptors, monitors: monitors, defaultDeadline: defaultDeadline, clock: clock,
-      maximumResponseSize: maximumResponseSize)
+      maximumResponseSize: maximumResponseSize, refusalFormat: refusalFormat)
   }
 
   /// Sends `endpoint` through the interceptors, with retries, within its deadline, and returns
@@ -135,7 +139,7 @@ public struct URLSessionHTTPClient: HTTPClient {
           acceptableStatusCodes: endpoint.request.acceptableStatusCodes, scope: scope)
         call?.responseReceived(response, bodyByteCount: body.count)
         do throws(NetworkError) {
-          return try endpoint.value(in: body, response: response, request: request)
+          return try endpoint.value(in: body, response: response, request: request, refusals: refusalFormat)
         } catch {
           failure = AttemptFailure(error: error, request: request, response: response)
         }

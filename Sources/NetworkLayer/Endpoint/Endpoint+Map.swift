@@ -27,10 +27,10 @@ extension Endpoint {
     var endpoint = Endpoint<Other>(
       request: request, expectsContent: expectsContent, emptyResponseValue: nil, decode: decode)
     endpoint.emptyBodyIsValue = emptyBodyIsValue
-    endpoint.readResponse = { body, response, request, credentials throws(NetworkError) in
+    endpoint.readResponse = { body, response, request, credentials, refusals throws(NetworkError) in
       var original = original
       original.request.credentials = credentials
-      let value = try original.value(in: body, response: response, request: request)
+      let value = try original.value(in: body, response: response, request: request, refusals: refusals)
       do throws(NetworkError) {
         return try transform(value, response)
       } catch {

@@ -27,7 +27,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
   var emptyBodyIsValue = false
   /// Set by `map`: reads the whole response in place of the steps above.
   var readResponse:
-    (@Sendable (Data, HTTPURLResponse, URLRequest, [String]) throws(NetworkError) -> Response)?
+    (@Sendable (Data, HTTPURLResponse, URLRequest, [String], RefusalFormat) throws(NetworkError) -> Response)?
 
   /// Creates an endpoint with an explicit decoding step.
   public init(

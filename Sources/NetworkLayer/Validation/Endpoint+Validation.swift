@@ -7,22 +7,24 @@ import Foundation
 /// How an endpoint decides whether an HTTP response is one it can use, then reads its value.
 ///
 /// Checks, in order: the status against the endpoint's acceptable range (a failure carries the
-/// code and a short, scrubbed excerpt of the body, or, for a refusal whose body says why, the
-/// server's sentence and field errors); then, when there is a body the endpoint expects, its
-/// `Content-Type` against the endpoint's `Accept` (`*/*` accepts any). Every error
-/// ``value(in:response:request:)`` throws has been scrubbed of the request's secrets (see
-/// ``RequestSecrets``), because a server may echo the request.
+/// code and a short, scrubbed excerpt of the body, or, for a refusal whose body says why in the
+/// backend's ``RefusalFormat``, the server's sentence and field errors); then, when there is a body
+/// the endpoint expects, its `Content-Type` against the endpoint's `Accept` (`*/*` accepts any).
+/// Every error ``value(in:response:request:refusals:)`` throws has been scrubbed of the request's
+/// secrets (see ``RequestSecrets``), because a server may echo the request.
 extension Endpoint {
   /// The most characters of an error body kept in ``NetworkError/badStatus(code:bodyExcerpt:)``.
   private static var excerptLength: Int { 200 }
 
   /// The endpoint's value in `body`, once `response` is validated.
-  func value(in body: Data, response: HTTPURLResponse, request: URLRequest) throws(NetworkError) -> Response {
+  func value(
+    in body: Data, response: HTTPURLResponse, request: URLRequest, refusals: RefusalFormat
+  ) throws(NetworkError) -> Response {
     if let readResponse {
-      return try readResponse(body, response, request, self.request.credentials)
+      return try readResponse(body, response, request, self.request.credentials, refusals)
     }
     do throws(NetworkError) {
-      try validate(response, body: body, request: request)
+      try validate(response, body: body, request: request, refusals: refusals)
       return try decodedValue(of: body, response: response)
     } catch {
       throw RequestSecrets(request: request, credentials: self.request.credentials).scrub(error)
@@ -39,14 +41,14 @@ extension Endpoint {
     return value
   }
 
-  private func validate(_ response: HTTPURLResponse, body: Data, request: URLRequest) throws(NetworkError) {
+  private func validate(
+    _ response: HTTPURLResponse, body: Data, request: URLRequest, refusals: RefusalFormat
+  ) throws(NetworkError) {
     let expected = self.request
     guard expected.acceptableStatusCodes.contains(response.statusCode) else {
       let secrets = RequestSecrets(request: request, credentials: expected.credentials)
-      if RefusalBody.statuses.contains(response.statusCode),
-        let refusal = RefusalBody.read(
-          body, contentType: response.value(forHTTPHeaderField: "Content-Type"), secrets: secrets)
-      {
+      if RefusalBody.statuses.contains(response.statusCode), let read = refusals.read(body, response) {
+        let refusal = RefusalBody.scrub(read, secrets: secrets)
         throw .refused(
           status: response.statusCode, message: refusal.message, fieldErrors: refusal.fieldErrors)
       }

@@ -1,22 +1,22 @@
 import Foundation
 
-/// Reads what a server said when it refused a request, in the two shapes most backends use:
-/// RFC 9457 problem details (`application/problem+json`: `detail` or `title`, and per-field
-/// `errors` or `invalid-params`), and the `{"title": ["This field may not be blank."]}` object of
-/// many frameworks, each field with a list of messages, and `non_field_errors` or `detail` as the
-/// sentence for the whole form. Any other body stays a bad status with its excerpt.
+/// Reads what a server said when it refused a request, in the two shapes most backends use (the
+/// parser behind ``RefusalFormat/standard``): RFC 9457 problem details (`application/problem+json`:
+/// `detail` or `title`, and per-field `errors` or `invalid-params`), and the
+/// `{"title": ["This field may not be blank."]}` object of many frameworks, each field with a list
+/// of messages, and `non_field_errors` or `detail` as the sentence for the whole form. Any other
+/// body stays a bad status with its excerpt.
 ///
-/// A field whose name is a credential name (see ``Redactor``) keeps only messages that read as
-/// sentences; anything else under it could be an echoed secret and is replaced.
+/// Whatever any format reads is scrubbed by ``scrub(_:secrets:)``: a field whose name is a
+/// credential name (see ``Redactor``) keeps only messages that read as sentences, since anything
+/// else under it could be an echoed secret.
 enum RefusalBody {
   /// The statuses whose bodies are read: a request the server understood and will not take.
   static let statuses: Set<Int> = [400, 409, 422]
 
-  /// The sentence and the field errors in `body`, every text scrubbed of `secrets`; `nil` when
-  /// the body is not a JSON object that says anything.
-  static func read(
-    _ body: Data, contentType: String?, secrets: RequestSecrets
-  ) -> (message: String?, fieldErrors: [String: [String]])? {
+  /// The sentence and the field errors in `body`; `nil` when the body is not a JSON object that
+  /// says anything.
+  static func read(_ body: Data, contentType: String?) -> RefusalFormat.Refusal? {
     guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
     let isProblem = contentType.flatMap(MediaType.effective(inContentType:))?.subtype == "problem+json"
     var fieldErrors: [String: [String]] = [:]
@@ -33,7 +33,13 @@ enum RefusalBody {
     let keys = isProblem ? ["detail", "title"] : sentenceKeys
     let sentence = keys.lazy.compactMap { strings(object[$0])?.joined(separator: " ") }.first
     guard isProblem || !fieldErrors.isEmpty else { return nil }
-    let scrubbed = fieldErrors.map { field, messages in
+    return (sentence, fieldErrors)
+  }
+
+  /// `refusal` with every text scrubbed of `secrets`, and the messages under a credential name
+  /// that do not read as sentences replaced.
+  static func scrub(_ refusal: RefusalFormat.Refusal, secrets: RequestSecrets) -> RefusalFormat.Refusal {
+    let fieldErrors = refusal.fieldErrors.map { field, messages in
       (
         field,
         messages.map { message in
@@ -42,7 +48,7 @@ enum RefusalBody {
         }
       )
     }
-    return (sentence.map { secrets.scrub($0) }, Dictionary(scrubbed, uniquingKeysWith: +))
+    return (refusal.message.map { secrets.scrub($0) }, Dictionary(fieldErrors, uniquingKeysWith: +))
   }
 
   /// The `detail`, `message`, `error` or `title` of a JSON error body's excerpt: any error body,
