@@ -36,20 +36,29 @@ struct FieldErrorScreenTests {
       })
   }
 
+  /// Signs in on `transport`'s backend, types a title far too long and taps create, on a todo
+  /// list whose container reads refusals with `format`.
+  @MainActor
+  private static func createTooLongTitle(
+    on transport: InProcessTransport, format: RefusalFormat = .standard
+  ) async throws -> TodoListViewModel {
+    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
+    configuration.refusalFormat = format
+    let container = AppContainer(configuration: configuration)
+    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+    let screen = container.makeTodoListViewModel()
+    screen.send(.newTitleChanged("A title far too long"))
+    await screen.sendAndWait(.createTapped)
+    return screen
+  }
+
   @Test(
     "a create the server refuses shows its complaint about the title, keeps the typed title, and the next typing clears the complaint"
   )
   @MainActor
   func refusedCreateShowsTheFieldError() async throws {
     let creates = Locked(0)
-    let transport = Self.refusingBackend(creates: creates)
-    let container = AppContainer(
-      configuration: AppConfiguration(baseURL: transport.baseURL, transport: transport))
-    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
-    let screen = container.makeTodoListViewModel()
-
-    screen.send(.newTitleChanged("A title far too long"))
-    await screen.sendAndWait(.createTapped)
+    let screen = try await Self.createTooLongTitle(on: Self.refusingBackend(creates: creates))
 
     #expect(creates.withLock { $0 } == 1)
     #expect(screen.state.newTitle == "A title far too long")
@@ -93,15 +102,9 @@ struct FieldErrorScreenTests {
   func ownRefusalFormatReachesTheForm() async throws {
     for format in [Self.githubStyleFormat, nil] {
       let creates = Locked(0)
-      let transport = Self.refusingBackend(creates: creates, refusal: Self.githubStyleRefusal)
-      var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
-      if let format { configuration.refusalFormat = format }
-      let container = AppContainer(configuration: configuration)
-      _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
-      let screen = container.makeTodoListViewModel()
-
-      screen.send(.newTitleChanged("A title far too long"))
-      await screen.sendAndWait(.createTapped)
+      let screen = try await Self.createTooLongTitle(
+        on: Self.refusingBackend(creates: creates, refusal: Self.githubStyleRefusal),
+        format: format ?? .standard)
 
       #expect(creates.withLock { $0 } == 1)
       #expect(screen.state.newTitle == "A title far too long")
