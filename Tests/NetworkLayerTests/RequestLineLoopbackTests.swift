@@ -210,6 +210,29 @@ struct RequestLineLoopbackTests {
     }
   }
 
+  @Test(
+    "the token reaches the socket once, under the backend's own header and scheme",
+    arguments: [("Authorization", "Token"), ("X-Session", nil)] as [(String, String?)])
+  func tokenUnderTheBackendsHeader(header: String, scheme: String?) async throws {
+    struct NoRefresh: TokenRefresher {
+      func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens { throw .unauthorized }
+    }
+    try await withServer { _, connection in
+      let tokens = AuthTokens(accessToken: "at-wire", refreshToken: "rt-wire", expiresAt: nil)
+      let auth = AuthInterceptor(
+        store: InMemoryTokenStore(tokens), refresher: NoRefresh(), header: header, scheme: scheme)
+      let client = URLSessionHTTPClient(
+        baseURL: connection.baseURL, transport: connection.transport, interceptors: [auth])
+      _ = try await client.send(Endpoint<[TestTodo]>(path: ["todos"], requiresAuthentication: true))
+      let received = try #require(try await connection.received().first)
+      let fields = received.headers.filter { $0.first?.lowercased() == header.lowercased() }
+      #expect(fields == [[header, (scheme.map { "\($0) " } ?? "") + "at-wire"]])
+      if header != "Authorization" {
+        #expect(received.header("Authorization") == nil, "no Bearer token beside the backend's own")
+      }
+    }
+  }
+
   @Test("the Accept header sent is the one validation checks against")
   func acceptIsTheEndpointsOwn() async throws {
     try await withServer { client, connection in
