@@ -46,12 +46,13 @@ extension Endpoint {
   ) throws(NetworkError) {
     let expected = self.request
     guard expected.acceptableStatusCodes.contains(response.statusCode) else {
-      let secrets = RequestSecrets(request: request, credentials: expected.credentials)
+      // The request's own secrets leave a refusal's texts with every other error's, in `value`.
       if RefusalBody.statuses.contains(response.statusCode), let read = refusals.read(body, response) {
-        let refusal = RefusalBody.scrub(read, secrets: secrets)
+        let refusal = RefusalBody.redactingCredentialFields(read)
         throw .refused(
           status: response.statusCode, message: refusal.message, fieldErrors: refusal.fieldErrors)
       }
+      let secrets = RequestSecrets(request: request, credentials: expected.credentials)
       throw .badStatus(code: response.statusCode, bodyExcerpt: Self.excerpt(of: body, secrets: secrets))
     }
     guard !body.isEmpty, expectsContent else { return }

@@ -7,8 +7,8 @@ import Foundation
 /// of messages, and `non_field_errors` or `detail` as the sentence for the whole form. Any other
 /// body stays a bad status with its excerpt.
 ///
-/// Whatever any format reads is scrubbed by ``scrub(_:secrets:)``: a field whose name is a
-/// credential name (see ``Redactor``) keeps only messages that read as sentences, since anything
+/// Whatever any format reads goes through ``redactingCredentialFields(_:)``: a field whose name is
+/// a credential name (see ``Redactor``) keeps only messages that read as sentences, since anything
 /// else under it could be an echoed secret.
 enum RefusalBody {
   /// The statuses whose bodies are read: a request the server understood and will not take.
@@ -36,19 +36,14 @@ enum RefusalBody {
     return (sentence, fieldErrors)
   }
 
-  /// `refusal` with every text scrubbed of `secrets`, and the messages under a credential name
-  /// that do not read as sentences replaced.
-  static func scrub(_ refusal: RefusalFormat.Refusal, secrets: RequestSecrets) -> RefusalFormat.Refusal {
-    let fieldErrors = refusal.fieldErrors.map { field, messages in
-      (
-        field,
-        messages.map { message in
-          Redactor.isCredentialName(field) && !message.contains(" ")
-            ? Redactor.placeholder : secrets.scrub(message)
-        }
-      )
+  /// `refusal` with the messages under a credential name that do not read as sentences replaced.
+  /// The request's own secrets are scrubbed from every text afterwards, as from any error's.
+  static func redactingCredentialFields(_ refusal: RefusalFormat.Refusal) -> RefusalFormat.Refusal {
+    var fieldErrors = refusal.fieldErrors
+    for (field, messages) in refusal.fieldErrors where Redactor.isCredentialName(field) {
+      fieldErrors[field] = messages.map { $0.contains(" ") ? $0 : Redactor.placeholder }
     }
-    return (refusal.message.map { secrets.scrub($0) }, Dictionary(fieldErrors, uniquingKeysWith: +))
+    return (refusal.message, fieldErrors)
   }
 
   /// The `detail`, `message`, `error` or `title` of a JSON error body's excerpt: any error body,
