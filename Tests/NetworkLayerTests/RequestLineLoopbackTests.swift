@@ -173,11 +173,6 @@ struct RequestLineLoopbackTests {
     "an authenticated request carries one Authorization field, the session's, whatever the endpoint or an earlier interceptor set"
   )
   func oneAuthorizationField() async throws {
-    struct NeverRefreshes: TokenRefresher {
-      func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
-        throw .unauthorized
-      }
-    }
     /// Writes a lower-case field straight into the fields, where `setValue` would have
     /// normalised the name.
     struct LowerCaseAuthorization: RequestInterceptor {
@@ -212,21 +207,20 @@ struct RequestLineLoopbackTests {
 
   @Test(
     "the token reaches the socket once, under the backend's own header and scheme",
-    arguments: [("Authorization", "Token"), ("X-Session", nil)] as [(String, String?)])
-  func tokenUnderTheBackendsHeader(header: String, scheme: String?) async throws {
-    struct NoRefresh: TokenRefresher {
-      func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens { throw .unauthorized }
-    }
+    arguments: TokenPresentation.examples)
+  func tokenUnderTheBackendsHeader(presentation: TokenPresentation) async throws {
+    let header = presentation.header
     try await withServer { _, connection in
       let tokens = AuthTokens(accessToken: "at-wire", refreshToken: "rt-wire", expiresAt: nil)
       let auth = AuthInterceptor(
-        store: InMemoryTokenStore(tokens), refresher: NoRefresh(), header: header, scheme: scheme)
+        store: InMemoryTokenStore(tokens), refresher: NeverRefreshes(), header: header,
+        scheme: presentation.scheme)
       let client = URLSessionHTTPClient(
         baseURL: connection.baseURL, transport: connection.transport, interceptors: [auth])
       _ = try await client.send(Endpoint<[TestTodo]>(path: ["todos"], requiresAuthentication: true))
       let received = try #require(try await connection.received().first)
       let fields = received.headers.filter { $0.first?.lowercased() == header.lowercased() }
-      #expect(fields == [[header, (scheme.map { "\($0) " } ?? "") + "at-wire"]])
+      #expect(fields == [[header, presentation.value("at-wire")]])
       if header != "Authorization" {
         #expect(received.header("Authorization") == nil, "no Bearer token beside the backend's own")
       }
@@ -241,5 +235,12 @@ struct RequestLineLoopbackTests {
       #expect(received.header("Accept") == "application/json")
       #expect(received.headers.filter { $0.first?.lowercased() == "accept" }.count == 1)
     }
+  }
+}
+
+/// A refresher for tests whose token is never refused: any refresh fails.
+private struct NeverRefreshes: TokenRefresher {
+  func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
+    throw .unauthorized
   }
 }

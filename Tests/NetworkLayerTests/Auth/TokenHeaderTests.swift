@@ -5,31 +5,33 @@ import NetworkLayer
 import SampleBackend
 import Testing
 
-/// Backends that do not take `Authorization: Bearer …`: Django REST framework's
-/// `Authorization: Token …`, and a bare token in a header of the backend's own naming.
-@Suite("The access token under the backend's own header and scheme")
-struct TokenHeaderTests {
-  struct Presentation: Sendable, CustomTestStringConvertible {
-    let header: String
-    let scheme: String?
-    var testDescription: String { "\(header): \(scheme.map { "\($0) " } ?? "")…" }
+/// How a backend wants the access token presented: a header, and a scheme before the token.
+struct TokenPresentation: Sendable, CustomTestStringConvertible {
+  let header: String
+  let scheme: String?
+  var testDescription: String { "\(header): \(scheme.map { "\($0) " } ?? "")…" }
 
-    func value(_ token: String) -> String { (scheme.map { "\($0) " } ?? "") + token }
-  }
-
-  /// `X-Session` is no credential header until the interceptor says it is one.
-  static let presentations = [
-    Presentation(header: "Authorization", scheme: "Token"),
-    Presentation(header: "X-Session", scheme: nil),
+  /// Backends that do not take `Authorization: Bearer …`: Django REST framework's
+  /// `Authorization: Token …`, and a bare token in `X-Session`, which is no credential header
+  /// until the interceptor says it is one.
+  static let examples = [
+    TokenPresentation(header: "Authorization", scheme: "Token"),
+    TokenPresentation(header: "X-Session", scheme: nil),
   ]
 
+  /// The header's value for `token`.
+  func value(_ token: String) -> String { (scheme.map { "\($0) " } ?? "") + token }
+}
+
+@Suite("The access token under the backend's own header and scheme")
+struct TokenHeaderTests {
   /// A server that takes only `at-new`, presented its way, and records what each request carried
   /// in that header and in `Authorization`.
   private final class Server: Sendable {
     let seen = Locked<[(presented: String?, authorization: String?)]>([])
     let transport: InProcessTransport
 
-    init(_ presentation: Presentation) {
+    init(_ presentation: TokenPresentation) {
       let seen = self.seen
       transport = InProcessTransport(
         StubHandler { request in
@@ -60,8 +62,8 @@ struct TokenHeaderTests {
 
   @Test(
     "the token goes under the backend's header and scheme, and a 401 for it is refreshed once and retried under them",
-    arguments: presentations)
-  func presentedTheBackendsWay(presentation: Presentation) async throws {
+    arguments: TokenPresentation.examples)
+  func presentedTheBackendsWay(presentation: TokenPresentation) async throws {
     let server = Server(presentation)
     let refresher = Refresher()
     let lines = Locked<[String]>([])
