@@ -47,8 +47,8 @@ public struct AppConfiguration: Sendable {
   public var refreshWindow: Duration = .seconds(60)
   /// The retries of every request, login and refresh included.
   public var retryPolicy = RetryPolicy()
-  /// How the backend says why it refused a request (a 400, 409 or 422 body), login included:
-  /// problem details and the `{"field": ["message"]}` shape by default.
+  /// How the backend says why it refused a request, login included: problem details and the
+  /// `{"field": ["message"]}` shape in a 400, 409 or 422 by default.
   public var refusalFormat = RefusalFormat.standard
   /// Names of fields and query items that hold credentials in the backend, beyond the common
   /// ones the client already redacts (`access`, `refresh`, `*_token`, `password`, …).

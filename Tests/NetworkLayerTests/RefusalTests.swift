@@ -121,4 +121,47 @@ struct RefusalTests {
       #expect(!excerpt.contains("typed-secret-7731"))
     }
   }
+
+  /// Stripe's shape: `{"error": {"message", "param"}}`, sent with a 402 when a card is declined.
+  private static func cardFormat(statuses: Set<Int>) -> RefusalFormat {
+    RefusalFormat(statuses: statuses) { body, _ in
+      struct Body: Decodable {
+        struct Problem: Decodable {
+          var message: String
+          var param: String?
+        }
+        var error: Problem
+      }
+      guard let body = try? JSONDecoder().decode(Body.self, from: body) else { return nil }
+      return (body.error.message, body.error.param.map { [$0: [body.error.message]] } ?? [:])
+    }
+  }
+
+  @Test("a format reads the statuses it names, and never a 401, which is the token's, or a server error")
+  func formatStatuses() async {
+    let body = #"{"error":{"message":"Your card was declined.","param":"card"}}"#
+    #expect(
+      await Self.outcome(status: 402, body: body, format: Self.cardFormat(statuses: [402]))
+        == .failure(
+          .refused(
+            status: 402, message: "Your card was declined.",
+            fieldErrors: ["card": ["Your card was declined."]])))
+    // The default statuses do not include 402, and a format that names only 402 reads no 400.
+    #expect(
+      await Self.outcome(
+        status: 402, body: body, format: Self.cardFormat(statuses: RefusalFormat.standard.statuses))
+        == .failure(.badStatus(code: 402, bodyExcerpt: body)))
+    #expect(
+      await Self.outcome(status: 400, body: body, format: Self.cardFormat(statuses: [402]))
+        == .failure(.badStatus(code: 400, bodyExcerpt: body)))
+    // A 401 must stay a bad status for the auth interceptor to refresh the token on, and a 503 one
+    // the retry policy can retry, whatever a format names.
+    let greedy = Self.cardFormat(statuses: [401, 402, 503])
+    #expect(greedy.statuses == [402])
+    for status in [401, 503] {
+      #expect(
+        await Self.outcome(status: status, body: body, format: greedy)
+          == .failure(.badStatus(code: status, bodyExcerpt: body)))
+    }
+  }
 }

@@ -47,7 +47,7 @@ extension Endpoint {
     let expected = self.request
     guard expected.acceptableStatusCodes.contains(response.statusCode) else {
       // The request's own secrets leave a refusal's texts with every other error's, in `value`.
-      if RefusalBody.statuses.contains(response.statusCode), let read = refusals.read(body, response) {
+      if refusals.statuses.contains(response.statusCode), let read = refusals.read(body, response) {
         let refusal = RefusalBody.redactingCredentialFields(read)
         throw .refused(
           status: response.statusCode, message: refusal.message, fieldErrors: refusal.fieldErrors)

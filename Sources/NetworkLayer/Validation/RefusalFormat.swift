@@ -4,24 +4,33 @@ public import Foundation
   public import FoundationNetworking
 #endif
 
-/// How a backend says why it refused a request: how the body of a 400, 409 or 422 gives a sentence
-/// for a person and the errors of each field, for ``NetworkError/refused(status:message:fieldErrors:)``.
+/// How a backend says why it refused a request: which statuses are refusals, and how their body
+/// gives a sentence for a person and the errors of each field.
 ///
-/// ``standard`` reads the shapes most backends use. A backend with a shape of its own gets a
-/// format made with ``init(read:)``, handed to the client. Whatever a format reads, the client
-/// scrubs before it reaches an error: the request's own secrets go by value, and a field with a
-/// credential name keeps only messages that read as sentences.
+/// ``standard`` reads the shapes most backends use; a backend with its own shape or statuses gets a
+/// format made with ``init(statuses:read:)``, handed to the client. Whatever a format reads, the
+/// client scrubs before it reaches ``NetworkError/refused(status:message:fieldErrors:)``: the
+/// request's own secrets go by value, and a field with a credential name keeps only sentences.
 public struct RefusalFormat: Sendable {
   /// What a refusal says: a sentence for a person, if any, and the messages of each field.
   public typealias Refusal = (message: String?, fieldErrors: [String: [String]])
+
+  /// The statuses whose bodies are read. Only client errors count, and never 401, which belongs to
+  /// the auth interceptor's refresh; a refusal is final, so no retry policy repeats it.
+  public let statuses: Set<Int>
 
   /// Reads the refusal in a refused request's body and response; `nil` when the body says nothing
   /// this format knows, and the call fails with ``NetworkError/badStatus(code:bodyExcerpt:)`` and
   /// an excerpt of it.
   public let read: @Sendable (_ body: Data, _ response: HTTPURLResponse) -> Refusal?
 
-  /// A format whose refusals `read` reads.
-  public init(read: @escaping @Sendable (_ body: Data, _ response: HTTPURLResponse) -> Refusal?) {
+  /// A format whose refusals `read` reads from the responses with one of `statuses` (400, 409 and
+  /// 422 unless the backend refuses with others, as Stripe's 402 does).
+  public init(
+    statuses: Set<Int> = [400, 409, 422],
+    read: @escaping @Sendable (_ body: Data, _ response: HTTPURLResponse) -> Refusal?
+  ) {
+    self.statuses = statuses.filter { (400..<500).contains($0) && $0 != 401 }
     self.read = read
   }
 

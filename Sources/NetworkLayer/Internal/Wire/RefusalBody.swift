@@ -11,9 +11,6 @@ import Foundation
 /// a credential name (see ``Redactor``) keeps only messages that read as sentences, since anything
 /// else under it could be an echoed secret.
 enum RefusalBody {
-  /// The statuses whose bodies are read: a request the server understood and will not take.
-  static let statuses: Set<Int> = [400, 409, 422]
-
   /// The sentence and the field errors in `body`; `nil` when the body is not a JSON object that
   /// says anything.
   static func read(_ body: Data, contentType: String?) -> RefusalFormat.Refusal? {
