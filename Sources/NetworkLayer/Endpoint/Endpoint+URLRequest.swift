@@ -57,3 +57,21 @@ extension Endpoint {
     return request
   }
 }
+
+extension Endpoint {
+  /// This endpoint sent to `link`, a URL the API gave (a next page), with everything else kept.
+  /// A link off the base URL's origin, where the credentials belong, fails with
+  /// ``NetworkError/invalidURL(_:)`` before anything is sent.
+  public func following(_ link: URL) -> Self {
+    var endpoint = self
+    endpoint.request.link = link
+    return endpoint
+  }
+
+  /// This endpoint with a path that ends with `/`, for backends whose every URL does.
+  public func endingWithSlash() -> Self {
+    var endpoint = self
+    endpoint.request.endsWithSlash = true
+    return endpoint
+  }
+}

@@ -73,24 +73,6 @@ public struct Endpoint<Response: Sendable>: Sendable {
   }
 }
 
-extension Endpoint {
-  /// This endpoint sent to `link`, a URL the API gave (a next page), with everything else kept.
-  /// A link off the base URL's origin, where the credentials belong, fails with
-  /// ``NetworkError/invalidURL(_:)`` before anything is sent.
-  public func following(_ link: URL) -> Self {
-    var endpoint = self
-    endpoint.request.link = link
-    return endpoint
-  }
-
-  /// This endpoint with a path that ends with `/`, for backends whose every URL does.
-  public func endingWithSlash() -> Self {
-    var endpoint = self
-    endpoint.request.endsWithSlash = true
-    return endpoint
-  }
-}
-
 extension Endpoint where Response: Decodable {
   /// Creates an endpoint whose JSON response decodes to `Response`.
   ///
@@ -116,31 +98,5 @@ extension Endpoint where Response: Decodable {
       emptyResponseValue: (Response.self as? any EmptyResponse.Type)?.emptyValue as? Response,
       expectsContent: Response.self != NoContent.self,
       decode: JSONResponseDecoder<Response>(decoder: decoder).decode)
-  }
-}
-
-extension Endpoint where Response == Data {
-  /// An endpoint whose response is the raw body: `Endpoint.raw(path: ["files", "report.pdf"])`.
-  /// Any `Content-Type` matching `accept` (any by default) is accepted, and an empty body is empty
-  /// `Data`. (`Endpoint<Data>(path:)` would read the body as a base64 JSON string.)
-  public static func raw(
-    method: HTTPMethod = .get,
-    path: [String],
-    query: [URLQueryItem] = [],
-    headers: [String: String] = [:],
-    body: HTTPBody? = nil,
-    accept: String = "*/*",
-    acceptableStatusCodes: Range<Int> = 200..<300,
-    requiresAuthentication: Bool = false,
-    isIdempotent: Bool? = nil,
-    deadline: Duration? = nil
-  ) -> Endpoint<Data> {
-    var endpoint = Endpoint<Data>(
-      method: method, path: path, query: query, headers: headers, body: body, accept: accept,
-      acceptableStatusCodes: acceptableStatusCodes, requiresAuthentication: requiresAuthentication,
-      isIdempotent: isIdempotent, deadline: deadline, emptyResponseValue: Data(),
-      decode: { (data: Data) throws(NetworkError) -> Data in data })
-    endpoint.emptyBodyIsValue = true
-    return endpoint
   }
 }
