@@ -71,9 +71,8 @@ public struct PageShape<Item: Decodable & Sendable>: Sendable {
   /// relative URL is resolved against the page's own.
   public static func results(items: String = "results", next: String = "next") -> Self {
     Self { list in
-      list.decoding(as: Envelope<Item>.self, decoder: Envelope<Item>.decoder(items: items, marker: next)).map
-      {
-        page, response in
+      let decoder = Envelope<Item>.decoder(items: items, marker: next)
+      return list.decoding(as: Envelope<Item>.self, decoder: decoder).map { page, response in
         let link = page.marker.flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL }
         return Contents(items: page.items, next: link.map(NextPage.link))
       }
@@ -88,11 +87,11 @@ public struct PageShape<Item: Decodable & Sendable>: Sendable {
     -> Self
   {
     Self { list in
-      list.decoding(as: Envelope<Item>.self, decoder: Envelope<Item>.decoder(items: items, marker: cursor))
-        .map {
-          Contents(
-            items: $0.items, next: $0.marker.map { .query([URLQueryItem(name: parameter, value: $0)]) })
-        }
+      let decoder = Envelope<Item>.decoder(items: items, marker: cursor)
+      return list.decoding(as: Envelope<Item>.self, decoder: decoder).map { page in
+        let next = page.marker.map { NextPage.query([URLQueryItem(name: parameter, value: $0)]) }
+        return Contents(items: page.items, next: next)
+      }
     }
   }
 
