@@ -138,7 +138,7 @@ struct ResponseFloodTests {
       if !ResidentMemory.isSanitized {
         // The resident set is the whole process's, so a neighbour that allocates at the same
         // moment can push one reading over; a client that held the flood would do so every time,
-        // so an excess is measured once more and the smaller reading is judged.
+        // so an excess is read once more and the smaller reading is judged.
         if growth >= 8 * limit {
           let again = await ResidentMemory.peakGrowth { await client.outcome(endpoint) }
           #expect(again.0 == .failure(.responseTooLarge(limit: limit)))
