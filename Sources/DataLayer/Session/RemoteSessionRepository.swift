@@ -74,7 +74,7 @@ public final class RemoteSessionRepository: SessionRepository {
     let issued: IssuedTokens
     do {
       issued = try await client.send(request)
-    } catch  where error.status.map(contract.refusedLoginStatuses.contains) ?? false {
+    } catch let error where error.status.map(contract.refusedLoginStatuses.contains) ?? false {
       throw .invalidCredentials(serverMessage: contract.refusedLoginMessage(error))
     } catch {
       throw error.domainError
