@@ -5,12 +5,12 @@ import PresentationLayer
 import Testing
 
 /// A 403 means the signed-in user may not do this: the screen says so, the request is not sent
-/// again, and the user stays signed in.
+/// again, the token is not renewed, and the user stays signed in.
 @MainActor
 @Suite("A forbidden request, as a screen shows it", .timeLimit(.minutes(2)))
 struct ForbiddenScreenTests {
   @Test(
-    "a load the server forbids says it is not allowed, is sent once, keeps the session, and the next refresh loads",
+    "a load the server forbids says it is not allowed, is sent once, renews no token, keeps the session, and the next refresh loads",
     arguments: SampleBackendKind.allCases
   )
   func forbiddenLoad(kind: SampleBackendKind) async throws {
@@ -27,6 +27,7 @@ struct ForbiddenScreenTests {
       #expect(!screen.state.hasSessionEnded)
       var counters = try await connection.counters()
       #expect(counters.paths["GET /todos"] == 1, "a 403 is not retried")
+      #expect(counters.refreshes == 0, "a 403 is never a reason to renew the token")
       var sessions = app.container.session.sessionUpdates().makeAsyncIterator()
       #expect(await sessions.next() == .signedIn)
 

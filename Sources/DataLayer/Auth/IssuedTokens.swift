@@ -45,7 +45,7 @@ public enum TokenExpiry: Sendable, Hashable {
   case after(seconds: Double)
   /// At this moment: an absolute field, or a JWT's `exp` claim (see ``jwt(_:)``).
   case at(Date)
-  /// Not told: the token is renewed only when the server rejects it.
+  /// Not told: the token is renewed only when the server rejects it with a 401.
   case unknown
 }
 
