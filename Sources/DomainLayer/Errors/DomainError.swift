@@ -1,5 +1,3 @@
-public import Foundation
-
 /// Everything that can go wrong, phrased the way a screen needs it.
 ///
 /// Each case says what a person can be told (``message``) and whether trying again can help
@@ -96,21 +94,4 @@ extension DomainError {
   public var fieldErrors: [String: [String]] {
     if case .rejected(_, let fieldErrors) = self { fieldErrors } else { [:] }
   }
-}
-
-extension DomainError: CustomStringConvertible {
-  /// For developers: the message, with the technical detail of the cases that carry one.
-  public var description: String {
-    switch self {
-    case .server(let status?): "server(\(status)): \(message)"
-    case .invalidData(let reason): "invalidData(\(reason))"
-    case .unexpected(let reason): "unexpected(\(reason))"
-    default: message
-    }
-  }
-}
-
-extension DomainError: LocalizedError {
-  /// The ``message``, so `localizedDescription` is a sentence a person can be shown.
-  public var errorDescription: String? { message }
 }
