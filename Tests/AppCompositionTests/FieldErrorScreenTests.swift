@@ -78,21 +78,21 @@ struct FieldErrorScreenTests {
     )
 
   /// The app's reader of that shape, as an app writes one for its backend.
-  private static let githubStyleFormat = RefusalFormat { body, _ in
-    struct Refusal: Decodable {
-      struct FieldError: Decodable {
-        var field: String
-        var code: String
-      }
-      var message: String
-      var errors: [FieldError]
-    }
-    guard let refusal = try? JSONDecoder().decode(Refusal.self, from: body) else { return nil }
+  private static let githubStyleFormat = RefusalFormat.json(GitHubStyleRefusal.self) { refusal in
     let words = ["missing_field": "is required", "too_long": "is too long"]
     return (
       refusal.message,
       Dictionary(grouping: refusal.errors, by: \.field).mapValues { $0.map { words[$0.code] ?? $0.code } }
     )
+  }
+
+  private struct GitHubStyleRefusal: Decodable {
+    struct FieldError: Decodable {
+      var field: String
+      var code: String
+    }
+    var message: String
+    var errors: [FieldError]
   }
 
   @Test(

@@ -80,23 +80,22 @@ struct RefusalTests {
     #expect(!String(describing: result).contains("hunter2-echo"))
   }
 
-  /// A shape the standard format does not read: `{"error": {"text", "fields": [{"name", "why"}]}}`.
-  private static let ownFormat = RefusalFormat { body, response in
-    struct Body: Decodable {
-      struct Problem: Decodable {
-        struct Field: Decodable {
-          var name: String
-          var why: String
-        }
-        var text: String
-        var fields: [Field]
+  /// A shape the standard format does not read: `{"error": {"text", "fields": [{"name", "why"}]}}`,
+  /// sent with a 422.
+  private static let ownFormat = RefusalFormat.json(OwnRefusal.self, statuses: [422]) { body in
+    (body.error.text, Dictionary(grouping: body.error.fields, by: \.name).mapValues { $0.map(\.why) })
+  }
+
+  private struct OwnRefusal: Decodable {
+    struct Problem: Decodable {
+      struct Field: Decodable {
+        var name: String
+        var why: String
       }
-      var error: Problem
+      var text: String
+      var fields: [Field]
     }
-    guard response.statusCode == 422, let body = try? JSONDecoder().decode(Body.self, from: body) else {
-      return nil
-    }
-    return (body.error.text, Dictionary(grouping: body.error.fields, by: \.name).mapValues { $0.map(\.why) })
+    var error: Problem
   }
 
   @Test(
@@ -124,17 +123,17 @@ struct RefusalTests {
 
   /// Stripe's shape: `{"error": {"message", "param"}}`, sent with a 402 when a card is declined.
   private static func cardFormat(statuses: Set<Int>) -> RefusalFormat {
-    RefusalFormat(statuses: statuses) { body, _ in
-      struct Body: Decodable {
-        struct Problem: Decodable {
-          var message: String
-          var param: String?
-        }
-        var error: Problem
-      }
-      guard let body = try? JSONDecoder().decode(Body.self, from: body) else { return nil }
-      return (body.error.message, body.error.param.map { [$0: [body.error.message]] } ?? [:])
+    .json(CardRefusal.self, statuses: statuses) { body in
+      (body.error.message, body.error.param.map { [$0: [body.error.message]] } ?? [:])
     }
+  }
+
+  private struct CardRefusal: Decodable {
+    struct Problem: Decodable {
+      var message: String
+      var param: String?
+    }
+    var error: Problem
   }
 
   @Test("a format reads the statuses it names, and never a 401, which is the token's, or a server error")

@@ -8,9 +8,10 @@ public import Foundation
 /// gives a sentence for a person and the errors of each field.
 ///
 /// ``standard`` reads the shapes most backends use; a backend with its own shape or statuses gets a
-/// format made with ``init(statuses:read:)``, handed to the client. Whatever a format reads, the
-/// client scrubs before it reaches ``NetworkError/refused(status:message:fieldErrors:)``: the
-/// request's own secrets go by value, and a field with a credential name keeps only sentences.
+/// format made with ``json(_:statuses:decoder:_:)`` or ``init(statuses:read:)``, handed to the
+/// client. Whatever a format reads, the client scrubs before it reaches
+/// ``NetworkError/refused(status:message:fieldErrors:)``: the request's own secrets go by value,
+/// and a field with a credential name keeps only sentences.
 public struct RefusalFormat: Sendable {
   /// What a refusal says: a sentence for a person, if any, and the messages of each field.
   public typealias Refusal = (message: String?, fieldErrors: [String: [String]])
@@ -39,5 +40,16 @@ public struct RefusalFormat: Sendable {
   /// many frameworks, with `non_field_errors`, `detail`, `message` or `error` as the sentence.
   public static let standard = RefusalFormat { body, response in
     RefusalBody.read(body, contentType: response.value(forHTTPHeaderField: "Content-Type"))
+  }
+
+  /// A format for a backend whose refusals are JSON of its own shape, `Body`: `refusal` says what
+  /// a decoded body means, and a body that does not decode as `Body` says nothing this format knows.
+  public static func json<Body: Decodable & Sendable>(
+    _ type: Body.Type, statuses: Set<Int> = [400, 409, 422], decoder: JSONDecoder = JSONDecoder(),
+    _ refusal: @escaping @Sendable (Body) -> Refusal?
+  ) -> RefusalFormat {
+    RefusalFormat(statuses: statuses) { body, _ in
+      (try? decoder.decode(Body.self, from: body)).flatMap(refusal)
+    }
   }
 }
