@@ -193,7 +193,7 @@ struct RequestLineLoopbackTests {
         transport: connection.transport,
         interceptors: [
           LowerCaseAuthorization(),
-          AuthInterceptor(store: InMemoryTokenStore(tokens), refresher: NeverRefreshes()),
+          AuthInterceptor(store: InMemoryTokenStore(tokens), refresher: FailingRefresher()),
         ]
       )
       _ = await client.outcome(
@@ -213,7 +213,7 @@ struct RequestLineLoopbackTests {
     try await withServer { _, connection in
       let tokens = AuthTokens(accessToken: "at-wire", refreshToken: "rt-wire", expiresAt: nil)
       let auth = AuthInterceptor(
-        store: InMemoryTokenStore(tokens), refresher: NeverRefreshes(), header: header,
+        store: InMemoryTokenStore(tokens), refresher: FailingRefresher(), header: header,
         scheme: presentation.scheme)
       let client = URLSessionHTTPClient(
         baseURL: connection.baseURL, transport: connection.transport, interceptors: [auth])
@@ -235,12 +235,5 @@ struct RequestLineLoopbackTests {
       #expect(received.header("Accept") == "application/json")
       #expect(received.headers.filter { $0.first?.lowercased() == "accept" }.count == 1)
     }
-  }
-}
-
-/// A refresher for tests whose token is never refused: any refresh fails.
-private struct NeverRefreshes: TokenRefresher {
-  func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
-    throw .unauthorized
   }
 }

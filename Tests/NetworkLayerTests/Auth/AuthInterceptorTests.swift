@@ -28,21 +28,6 @@ struct AuthInterceptorTests {
     }
   }
 
-  private struct FailingRefresher: TokenRefresher {
-    func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
-      throw .badStatus(code: 401, bodyExcerpt: nil)
-    }
-  }
-
-  private struct StaticRefresher: TokenRefresher {
-    let fresh: AuthTokens
-    let calls = Locked(0)
-    func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
-      calls.withLock { $0 += 1 }
-      return fresh
-    }
-  }
-
   @Test("the bearer token goes on endpoints that require authentication and on no others")
   func attachesOnlyWhereNeeded() async throws {
     let recorder = HeaderRecorder()

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredSupport
 import LayeredTestSupport
 import NetworkLayer
 
@@ -24,6 +25,24 @@ struct SampleAPIRefresher: TokenRefresher {
       )
     )
     return pair.tokens
+  }
+}
+
+/// A refresher whose server rejects every refresh token, for tests where a refresh must fail or
+/// never happens.
+struct FailingRefresher: TokenRefresher {
+  func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
+    throw .badStatus(code: 401, bodyExcerpt: nil)
+  }
+}
+
+/// A refresher that always hands out `fresh`, counting its calls.
+struct StaticRefresher: TokenRefresher {
+  let fresh: AuthTokens
+  let calls = Locked(0)
+  func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
+    calls.withLock { $0 += 1 }
+    return fresh
   }
 }
 

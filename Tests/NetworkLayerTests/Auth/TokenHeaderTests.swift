@@ -52,20 +52,13 @@ struct TokenHeaderTests {
     }
   }
 
-  private struct Refresher: TokenRefresher {
-    let calls = Locked(0)
-    func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
-      calls.withLock { $0 += 1 }
-      return AuthTokens(accessToken: "at-new", refreshToken: "rt-new", expiresAt: nil)
-    }
-  }
-
   @Test(
     "the token goes under the backend's header and scheme, and a 401 for it is refreshed once and retried under them",
     arguments: TokenPresentation.examples)
   func presentedTheBackendsWay(presentation: TokenPresentation) async throws {
     let server = Server(presentation)
-    let refresher = Refresher()
+    let refresher = StaticRefresher(
+      fresh: AuthTokens(accessToken: "at-new", refreshToken: "rt-new", expiresAt: nil))
     let lines = Locked<[String]>([])
     let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
     let stale = AuthTokens(accessToken: "at-old", refreshToken: "rt-old", expiresAt: nil)
