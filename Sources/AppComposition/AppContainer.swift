@@ -62,6 +62,7 @@ public final class AppContainer: Sendable {
       refresher: RemoteTokenRefresher(client: plainClient, contract: configuration.authContract),
       header: configuration.authContract.tokenHeader,
       scheme: configuration.authContract.tokenScheme,
+      rejectedRefreshStatuses: configuration.authContract.rejectedRefreshStatuses,
       leeway: configuration.refreshLeeway,
       maximumRefreshes: configuration.maximumRefreshes,
       refreshWindow: configuration.refreshWindow,

@@ -6,7 +6,8 @@ import SampleBackend
 /// every URL ends with `/` (one without is redirected, as such servers do), a login answers
 /// `{"access", "refresh"}` with the expiry only in the access token's `exp` claim, a refresh
 /// rotates the refresh token and blacklists the old one, logout blacklists the refresh token, a
-/// refused login answers 401 with `{"detail": …}`, and a request presents its access token as
+/// refused login answers 401 with `{"detail": …}`, so does a rejected refresh token unless the
+/// backend is built with another status, and a request presents its access token as
 /// `Authorization: JWT …` (as djangorestframework-jwt has it), never `Bearer`.
 ///
 /// It counts at the server: every request line, and every refresh token each route received.
@@ -23,9 +24,12 @@ final class JWTStyleBackend: InProcessHandler {
   let state = Locked(State())
   /// How long an access token issued from now on lives.
   let accessLifetime: Locked<TimeInterval>
+  /// The status a refresh with an unknown or blacklisted refresh token is answered with.
+  let refreshRejection: Int
 
-  init(accessLifetime: TimeInterval = 300) {
+  init(accessLifetime: TimeInterval = 300, refreshRejection: Int = 401) {
     self.accessLifetime = Locked(accessLifetime)
+    self.refreshRejection = refreshRejection
   }
 
   func handle(_ request: InProcessRequest) async -> InProcessReply {
@@ -51,7 +55,7 @@ final class JWTStyleBackend: InProcessHandler {
         return true
       }
       guard accepted else {
-        return Self.json(401, ["detail": "Token is blacklisted", "code": "token_not_valid"])
+        return Self.json(refreshRejection, ["detail": "Token is blacklisted", "code": "token_not_valid"])
       }
       return Self.json(200, issuePair())
     case ("POST", "/api/token/blacklist/"):

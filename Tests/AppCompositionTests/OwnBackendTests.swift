@@ -2,6 +2,7 @@ import AppComposition
 import DataLayer
 import DomainLayer
 import Foundation
+import LayeredTestSupport
 import NetworkLayer
 import SampleBackend
 import Testing
@@ -25,6 +26,8 @@ struct JWTStyleAuthContract: AuthContract {
 
   /// Whether the expiry is read from the access token's `exp`; without it, it is unknown.
   var readsExpiry = true
+  /// The statuses that end the session when the refresh request gets them.
+  var rejectedRefreshStatuses: Set<Int> = [400, 401, 403]
 
   func logIn(username: String, password: String) -> Endpoint<IssuedTokens> {
     issuing(
@@ -141,6 +144,49 @@ struct OwnBackendTests {
       backend.requestLines == [
         "POST /api/token/", "GET /api/todos/", "POST /api/token/refresh/", "GET /api/todos/",
       ])
+  }
+
+  @Test(
+    "a refresh token rejected with the backend's own status ends the session when the contract names that status, and only then",
+    arguments: [true, false]
+  )
+  func ownRefreshRejectionStatus(contractNamesIt: Bool) async throws {
+    let backend = JWTStyleBackend(accessLifetime: -10, refreshRejection: 498)
+    var contract = JWTStyleAuthContract()
+    if contractNamesIt { contract.rejectedRefreshStatuses = [498] }
+    let (container, _) = Self.app(backend, contract: contract)
+    try await Self.signIn(container)
+    // The server forgets every refresh token, as after the password was changed elsewhere.
+    backend.state.withLock { $0.validRefreshTokens.removeAll() }
+    let sessions = StreamRecorder(container.session.sessionUpdates())
+
+    var failure: NetworkError?
+    do {
+      _ = try await container.authenticatedClient.send(Self.todos)
+    } catch {
+      failure = error
+    }
+    // A second request: with the session ended it has no token to send; with the session kept
+    // it tries to renew it again.
+    await #expect(throws: NetworkError.self) {
+      try await container.authenticatedClient.send(Self.todos)
+    }
+
+    #expect(backend.count("GET /api/todos/") == 0)
+    if contractNamesIt {
+      #expect(
+        failure == .refreshFailed(reason: "the server rejected the refresh token (HTTP 498); sign in again"))
+      #expect(backend.count("POST /api/token/refresh/") == 1)
+      #expect(await sessions.waitUntil { $0.last == .expired }.last == .expired)
+    } else {
+      guard case .refreshUnavailable(.badStatus(code: 498, _)) = failure else {
+        Issue.record(
+          "expected a passing refresh failure with the server's 498, got \(String(describing: failure))")
+        return
+      }
+      #expect(backend.count("POST /api/token/refresh/") == 2)
+      #expect(sessions.values == [.signedIn])
+    }
   }
 
   @Test("logging out blacklists the refresh token at the server and signs out")

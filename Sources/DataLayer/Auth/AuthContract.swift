@@ -13,8 +13,8 @@ public protocol AuthContract: Sendable {
   /// refused login must answer with a status in ``refusedLoginStatuses``.
   func logIn(username: String, password: String) -> Endpoint<IssuedTokens>
 
-  /// The request that renews `tokens`. A refused refresh token must answer 400, 401 or 403,
-  /// which ends the session; any other failure keeps it.
+  /// The request that renews `tokens`. An answer with a status in ``rejectedRefreshStatuses``
+  /// ends the session; any other failure keeps it.
   func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens>
 
   /// The request that tells the server a session has ended (it revokes the refresh token, say),
@@ -23,6 +23,11 @@ public protocol AuthContract: Sendable {
 
   /// The statuses that mean "wrong username or password"; 401 unless the backend says otherwise.
   var refusedLoginStatuses: Set<Int> { get }
+
+  /// The statuses with which the refresh request says the refresh token is no good, which ends
+  /// the session: 400, 401 and 403 unless the backend says otherwise (a 498 "invalid token";
+  /// or only 401, where a firewall answers 403 to a request it merely blocked).
+  var rejectedRefreshStatuses: Set<Int> { get }
 
   /// The server's sentence for a person in a refused login, which the screen may show instead of
   /// its own; `nil`, the default, when the backend's words are not meant for users.
@@ -43,6 +48,9 @@ extension AuthContract {
 
   /// 401.
   public var refusedLoginStatuses: Set<Int> { [401] }
+
+  /// 400, 401 and 403.
+  public var rejectedRefreshStatuses: Set<Int> { [400, 401, 403] }
 
   /// None: the server's words stay the server's.
   public func refusedLoginMessage(_ refusal: NetworkError) -> String? { nil }

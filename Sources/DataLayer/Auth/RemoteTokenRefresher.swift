@@ -27,8 +27,9 @@ public struct RemoteTokenRefresher: TokenRefresher {
   ///
   /// - Parameter tokens: the session's current tokens, for the contract to send what it needs.
   /// - Returns: the new tokens.
-  /// - Throws: the client's `NetworkError`; a rejected refresh token arrives as its 400, 401 or
-  ///   403 `badStatus`, which ends the session.
+  /// - Throws: the client's `NetworkError`; a rejected refresh token arrives with its status,
+  ///   which the auth interceptor checks against the contract's ``AuthContract/rejectedRefreshStatuses``
+  ///   (`AppContainer` hands them over).
   public func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
     // The tokens are removed by value from anything reported, whatever the contract calls them.
     var request = contract.refresh(tokens)

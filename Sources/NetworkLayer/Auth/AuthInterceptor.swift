@@ -13,7 +13,8 @@ import LayeredSupport
 /// A token known to be expired (within `leeway`) is refreshed before sending; a 401 for a
 /// request sent with an outdated token is retried at once with the current one;
 /// otherwise one refresh runs however many requests got a 401, and all of them are retried, once.
-/// Only a rejected refresh token (400, 401 or 403), or more than `maximumRefreshes` refreshes
+/// Only a rejected refresh token (a refresh answered with a status the backend rejects refresh
+/// tokens with: 400, 401 or 403 unless told otherwise), or more than `maximumRefreshes` refreshes
 /// within `refreshWindow`, ends the session: the tokens are cleared, every waiter fails with one
 /// error, and ``SessionEvent/ended(reason:)`` is published on ``sessionEvents``. Any other failed
 /// refresh (offline, a 5xx, `refreshDeadline` passed) keeps the session, and its waiters fail with
@@ -43,6 +44,7 @@ public actor AuthInterceptor: RequestInterceptor {
   private let header: String
   /// What comes before the token in the header's value: the scheme and a space, or nothing.
   private let prefix: String
+  private let rejectedRefreshStatuses: Set<Int>
   private let leeway: TimeInterval
   private let maximumRefreshes: Int
   private let refreshWindow: TimeInterval
@@ -62,13 +64,16 @@ public actor AuthInterceptor: RequestInterceptor {
   /// send through this interceptor). The access token is sent as the value of `header`, after
   /// `scheme` and a space when there is a scheme (`Token`, `JWT`; `nil` for a bare token in
   /// `X-Auth-Token`, say); `header` is from then on a credential header for every client in the
-  /// process (see `Redactor.addCredentialHeaders(_:)`). A token expiring within `leeway` counts as
+  /// process (see `Redactor.addCredentialHeaders(_:)`). A refresh that fails with a status in
+  /// `rejectedRefreshStatuses` (or with ``NetworkError/unauthorized``) rejected the refresh token
+  /// and ends the session; any other failure keeps it. A token expiring within `leeway` counts as
   /// expired; `refreshDeadline` bounds one refresh; `monitors` hear the refresh events.
   public init(
     store: any TokenStore,
     refresher: any TokenRefresher,
     header: String = "Authorization",
     scheme: String? = "Bearer",
+    rejectedRefreshStatuses: Set<Int> = [400, 401, 403],
     leeway: Duration = .seconds(10),
     maximumRefreshes: Int = 3,
     refreshWindow: Duration = .seconds(60),
@@ -80,6 +85,7 @@ public actor AuthInterceptor: RequestInterceptor {
     self.refresher = refresher
     self.header = header
     self.prefix = scheme.flatMap { $0.isEmpty ? nil : "\($0) " } ?? ""
+    self.rejectedRefreshStatuses = rejectedRefreshStatuses
     Redactor.addCredentialHeaders([header])
     self.leeway = leeway.timeInterval
     self.maximumRefreshes = maximumRefreshes
@@ -210,8 +216,8 @@ public actor AuthInterceptor: RequestInterceptor {
       }
       record(.refreshSucceeded(duration: duration))
       refresh.waiters.finish(.success(fresh))
-    case .failure(let error) where Self.endsSession(error):
-      let failure = NetworkError.refreshFailed(reason: Self.reason(for: error))
+    case .failure(let error) where rejectsRefreshToken(error):
+      let failure = NetworkError.refreshFailed(reason: reason(for: error))
       record(.refreshFailed(failure, duration: duration))
       endSession(startedFrom: refresh.basis, with: failure)
       refresh.waiters.finish(.failure(failure))
@@ -253,9 +259,9 @@ public actor AuthInterceptor: RequestInterceptor {
 
   /// Only a definite "no" from the server ends the session; being offline during a refresh
   /// does not sign the user out.
-  private static func endsSession(_ error: NetworkError) -> Bool {
+  private func rejectsRefreshToken(_ error: NetworkError) -> Bool {
     if case .unauthorized = error { return true }
-    return error.status.map(rejectingStatuses.contains) ?? false
+    return error.status.map(rejectedRefreshStatuses.contains) ?? false
   }
 
   /// What waiters are told when the refresh failed but the session stays: never an error that
@@ -265,11 +271,8 @@ public actor AuthInterceptor: RequestInterceptor {
     return .refreshUnavailable(error)
   }
 
-  /// The statuses with which a server refuses a refresh token.
-  private static let rejectingStatuses: Set<Int> = [400, 401, 403]
-
-  private static func reason(for error: NetworkError) -> String {
-    guard let status = error.status, rejectingStatuses.contains(status) else { return "\(error)" }
+  private func reason(for error: NetworkError) -> String {
+    guard let status = error.status, rejectedRefreshStatuses.contains(status) else { return "\(error)" }
     return "the server rejected the refresh token (HTTP \(status)); sign in again"
   }
 }

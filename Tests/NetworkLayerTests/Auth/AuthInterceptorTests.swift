@@ -79,6 +79,39 @@ struct AuthInterceptorTests {
     #expect(store.tokens == Self.tokens)
     #expect(recorder.seen.withLock { $0["/private"] ?? [] }.allSatisfy { $0 == "Bearer at-current" })
   }
+  @Test(
+    "a refresh answered with a status the interceptor was told rejects refresh tokens ends the session; any other keeps it",
+    arguments: [(498, true), (401, false), (403, false)]
+  )
+  func rejectedRefreshStatusesDecide(status: Int, endsSession: Bool) async {
+    let recorder = HeaderRecorder()
+    let expired = AuthTokens(
+      accessToken: "at-old", refreshToken: "rt-old", expiresAt: Date(timeIntervalSinceNow: -60))
+    let store = InMemoryTokenStore(expired)
+    let interceptor = AuthInterceptor(
+      store: store, refresher: FailingRefresher(status: status), rejectedRefreshStatuses: [498])
+    let sessionEvents = StreamRecorder(interceptor.sessionEvents)
+    let client = URLSessionHTTPClient(
+      baseURL: recorder.mount.baseURL,
+      transport: recorder.mount,
+      interceptors: [interceptor]
+    )
+    let result = await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true))
+
+    if endsSession {
+      let ended = NetworkError.refreshFailed(
+        reason: "the server rejected the refresh token (HTTP 498); sign in again")
+      #expect(result == .failure(ended))
+      #expect(store.tokens == nil)
+      #expect(await sessionEvents.waitForCount(1) == [.ended(reason: ended)])
+    } else {
+      #expect(result == .failure(.refreshUnavailable(.badStatus(code: status, bodyExcerpt: nil))))
+      #expect(store.tokens == expired, "the session is kept")
+      #expect(sessionEvents.values.isEmpty)
+    }
+    #expect(recorder.seen.withLock { $0.isEmpty }, "nothing went out with the expired token")
+  }
+
   @Test("dump of an interceptor whose session ended shows none of the ended session's tokens")
   func endedSessionHidesItsTokens() async {
     let recorder = HeaderRecorder()

@@ -28,11 +28,13 @@ struct SampleAPIRefresher: TokenRefresher {
   }
 }
 
-/// A refresher whose server rejects every refresh token, for tests where a refresh must fail or
-/// never happens.
+/// A refresher whose server answers every refresh with `status` (a rejected refresh token,
+/// unless told otherwise), for tests where a refresh must fail or never happens.
 struct FailingRefresher: TokenRefresher {
+  var status = 401
+
   func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
-    throw .badStatus(code: 401, bodyExcerpt: nil)
+    throw .badStatus(code: status, bodyExcerpt: nil)
   }
 }
 
