@@ -103,6 +103,37 @@ struct PagedListTests {
       ])
   }
 
+  /// A page that says which number it is and how many there are, as TMDB's and Laravel's do.
+  private struct NumberedPage: Decodable, Sendable {
+    var page: Int
+    var totalPages: Int
+    var results: [Item]
+
+    enum CodingKeys: String, CodingKey {
+      case page, results
+      case totalPages = "total_pages"
+    }
+  }
+
+  @Test("a shape the app writes, a page number and a page count in the body, asks for each page by number")
+  func pageNumbersOfTheAppsOwnShape() async throws {
+    let server = PagingServer { page, items, _ in
+      (#"{"page":\#(page),"total_pages":3,"results":\#(items)}"#, nil)
+    }
+    let numbered = PageShape<Item> { list in
+      list.decoding(as: NumberedPage.self).map { page in
+        let next = URLQueryItem(name: "page", value: String(page.page + 1))
+        return PageShape.Contents(
+          items: page.results, next: page.page < page.totalPages ? .query([next]) : nil)
+      }
+    }
+    let first = Endpoint<[Item]>(path: ["movies"], query: [URLQueryItem(name: "page", value: "1")]).paged(
+      numbered)
+    #expect(try await Self.all(from: first, with: server.client).map(\.id) == [1, 2, 3, 4, 5])
+    #expect(
+      server.lines.withLock { $0 } == ["GET /movies?page=1", "GET /movies?page=2", "GET /movies?page=3"])
+  }
+
   @Test("a Link header's rel=next is followed, absolute or relative to the page")
   func linkHeader() async throws {
     let server = PagingServer { page, items, base in
