@@ -47,6 +47,11 @@ public struct AppConfiguration: Sendable {
   public var refreshWindow: Duration = .seconds(60)
   /// The retries of every request, login and refresh included.
   public var retryPolicy = RetryPolicy()
+  /// The app's own interceptors, in order, on every request, login and refresh included: an API
+  /// key, an app-version header, a signature over the request. Each adapts a request after the
+  /// auth interceptor has put the token on it, and is asked about a failed attempt after the
+  /// auth interceptor and before ``retryPolicy``.
+  public var interceptors: [any RequestInterceptor] = []
   /// How the backend says why it refused a request, login included: problem details and the
   /// `{"field": ["message"]}` shape in a 400, 409 or 422 by default.
   public var refusalFormat = RefusalFormat.standard

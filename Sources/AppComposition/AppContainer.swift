@@ -13,7 +13,7 @@ public import PresentationLayer
 /// The graph: one `URLSessionHTTPClient` whose interceptor chain is `[AuthInterceptor,
 /// RetryPolicy]` for the API, and a second one whose chain is only `[RetryPolicy]` for the auth
 /// contract's login, refresh and logout (without the auth interceptor, because the refresh must
-/// not wait for itself). Tokens and the todo cache live where the configuration says. The
+/// not wait for itself); the configuration's own `interceptors` go before `RetryPolicy` in both. Tokens and the todo cache live where the configuration says. The
 /// session repository follows the auth interceptor's session-ended signal and forgets the todo
 /// cache whenever the session ends.
 ///
@@ -27,8 +27,9 @@ public import PresentationLayer
 public final class AppContainer: Sendable {
   /// What the graph was built from.
   public let configuration: AppConfiguration
-  /// The client the API repositories use: its interceptor chain is `[AuthInterceptor,
-  /// RetryPolicy]` over the same token store as ``session``, so an endpoint with
+  /// The client the API repositories use: its interceptor chain is `AuthInterceptor`, the
+  /// configuration's own `interceptors`, then `RetryPolicy`, over the same token store as
+  /// ``session``, so an endpoint with
   /// `requiresAuthentication` carries the signed-in user's access token, a 401 is answered by
   /// one shared refresh, and a refresh that fails ends the session for every feature at once.
   /// Build a new feature's repositories on it, and translate its errors with
@@ -53,7 +54,7 @@ public final class AppContainer: Sendable {
     let plainClient = URLSessionHTTPClient(
       baseURL: configuration.baseURL,
       transport: configuration.transport,
-      interceptors: [configuration.retryPolicy],
+      interceptors: configuration.interceptors + [configuration.retryPolicy],
       monitors: configuration.monitors,
       refusalFormat: configuration.refusalFormat
     )
@@ -71,7 +72,7 @@ public final class AppContainer: Sendable {
     let apiClient = URLSessionHTTPClient(
       baseURL: configuration.baseURL,
       transport: configuration.transport,
-      interceptors: [authInterceptor, configuration.retryPolicy],
+      interceptors: [authInterceptor] + configuration.interceptors + [configuration.retryPolicy],
       monitors: configuration.monitors,
       refusalFormat: configuration.refusalFormat
     )

@@ -8,7 +8,9 @@ import SampleBackend
 /// rotates the refresh token and blacklists the old one, logout blacklists the refresh token, a
 /// refused login answers 401 with `{"detail": …}`, so does a rejected refresh token unless the
 /// backend is built with another status, and a request presents its access token as
-/// `Authorization: JWT …` (as djangorestframework-jwt has it), never `Bearer`.
+/// `Authorization: JWT …` (as djangorestframework-jwt has it), never `Bearer`. Built with an API
+/// key, it also wants that key in an `apikey` header on every request, as Supabase does, and
+/// answers 401 without it.
 ///
 /// It counts at the server: every request line, and every refresh token each route received.
 final class JWTStyleBackend: InProcessHandler {
@@ -19,6 +21,7 @@ final class JWTStyleBackend: InProcessHandler {
     var validRefreshTokens: Set<String> = []
     var accessTokens: [String: Date] = [:]
     var issued = 0
+    var withoutAPIKey = 0
   }
 
   let state = Locked(State())
@@ -26,14 +29,21 @@ final class JWTStyleBackend: InProcessHandler {
   let accessLifetime: Locked<TimeInterval>
   /// The status a refresh with an unknown or blacklisted refresh token is answered with.
   let refreshRejection: Int
+  /// The key every request must carry in its `apikey` header, if the backend wants one.
+  let apiKey: String?
 
-  init(accessLifetime: TimeInterval = 300, refreshRejection: Int = 401) {
+  init(accessLifetime: TimeInterval = 300, refreshRejection: Int = 401, apiKey: String? = nil) {
     self.accessLifetime = Locked(accessLifetime)
     self.refreshRejection = refreshRejection
+    self.apiKey = apiKey
   }
 
   func handle(_ request: InProcessRequest) async -> InProcessReply {
     state.withLock { $0.requestLines.append("\(request.method) \(request.percentEncodedPath)") }
+    if let apiKey, request.header("apikey") != apiKey {
+      state.withLock { $0.withoutAPIKey += 1 }
+      return Self.json(401, ["message": "No API key found in request"])
+    }
     guard request.percentEncodedPath.hasSuffix("/") else {
       return .respond(InProcessResponse(status: 301, headers: ["Location": request.percentEncodedPath + "/"]))
     }
@@ -86,6 +96,9 @@ final class JWTStyleBackend: InProcessHandler {
 
   /// The refresh tokens the refresh and blacklist routes received, in order.
   var refreshTokensReceived: [String] { state.withLock { $0.refreshTokensReceived } }
+
+  /// How many requests came without the API key.
+  var withoutAPIKey: Int { state.withLock { $0.withoutAPIKey } }
 
   /// Every request line, in order.
   var requestLines: [String] { state.withLock { $0.requestLines } }

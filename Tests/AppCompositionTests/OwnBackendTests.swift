@@ -2,10 +2,15 @@ import AppComposition
 import DataLayer
 import DomainLayer
 import Foundation
+import LayeredSupport
 import LayeredTestSupport
 import NetworkLayer
 import SampleBackend
 import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 /// The JWT backend's login contract, written as an app writes its own: nothing of Layered's
 /// wiring is repeated, only what this backend calls things.
@@ -76,12 +81,13 @@ struct OwnBackendTests {
 
   private static func app(
     _ backend: JWTStyleBackend, contract: JWTStyleAuthContract = JWTStyleAuthContract(),
-    leeway: Duration = .seconds(10)
+    leeway: Duration = .seconds(10), interceptors: [any RequestInterceptor] = []
   ) -> (AppContainer, InProcessTransport) {
     let transport = InProcessTransport(backend)
     var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
     configuration.authContract = contract
     configuration.refreshLeeway = leeway
+    configuration.interceptors = interceptors
     return (AppContainer(configuration: configuration), transport)
   }
 
@@ -187,6 +193,47 @@ struct OwnBackendTests {
       #expect(backend.count("POST /api/token/refresh/") == 2)
       #expect(sessions.values == [.signedIn])
     }
+  }
+
+  /// Puts the app's API key on every request, and notes whether an authenticated one already
+  /// carried its token.
+  private struct APIKeyInterceptor: RequestInterceptor {
+    let key: String
+    let tokenWasOn = Locked<[Bool]>([])
+
+    func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
+      var request = request
+      request.setValue(key, forHTTPHeaderField: "apikey")
+      if context.requiresAuthentication {
+        tokenWasOn.withLock { $0.append(request.value(forHTTPHeaderField: "Authorization") != nil) }
+      }
+      return request
+    }
+  }
+
+  @Test(
+    "an interceptor of the app's own puts the backend's API key on every request, login, refresh and logout included, after the token"
+  )
+  func appInterceptorOnEveryRequest() async throws {
+    let backend = JWTStyleBackend(accessLifetime: -10, apiKey: "anon-key")
+    let keys = APIKeyInterceptor(key: "anon-key")
+    let (container, _) = Self.app(backend, interceptors: [keys])
+    try await Self.signIn(container)
+    backend.accessLifetime.withLock { $0 = 300 }
+    _ = try await container.authenticatedClient.send(Self.todos)
+    await container.session.logOut()
+
+    #expect(
+      backend.requestLines == [
+        "POST /api/token/", "POST /api/token/refresh/", "GET /api/todos/", "POST /api/token/blacklist/",
+      ])
+    #expect(backend.withoutAPIKey == 0)
+    #expect(keys.tokenWasOn.withLock { $0 } == [true])
+
+    // Without the interceptor the same backend turns the login away.
+    let (bare, _) = Self.app(backend)
+    await #expect(throws: DomainError.self) { try await Self.signIn(bare) }
+    #expect(backend.withoutAPIKey == 1)
   }
 
   @Test("logging out blacklists the refresh token at the server and signs out")
