@@ -13,6 +13,13 @@ struct NetworkErrorMappingTests {
       (
         .badStatus(code: 403, bodyExcerpt: #"{"detail":"not yours"}"#), .forbidden(serverMessage: "not yours")
       ),
+      // OAuth's `error` is a code; its sentence is the `error_description`.
+      (
+        .badStatus(
+          code: 403,
+          bodyExcerpt: #"{"error":"insufficient_scope","error_description":"The token cannot read todos."}"#),
+        .forbidden(serverMessage: "The token cannot read todos.")
+      ),
       (.badStatus(code: 403, bodyExcerpt: "<html>Forbidden</html>"), .forbidden),
       (.badStatus(code: 404, bodyExcerpt: nil), .notFound),
       (
