@@ -50,7 +50,9 @@ public struct AppConfiguration: Sendable {
   /// The app's own interceptors, in order, on every request, login and refresh included: an API
   /// key, an app-version header, a signature over the request. Each adapts a request after the
   /// auth interceptor has put the token on it, and is asked about a failed attempt after the
-  /// auth interceptor and before ``retryPolicy``.
+  /// auth interceptor and before ``retryPolicy``. A header one adds that holds a secret stays out
+  /// of every log and error when its name says so (`apikey`, `X-API-Key`) or is listed in
+  /// ``credentialHeaders``.
   public var interceptors: [any RequestInterceptor] = []
   /// How the backend says why it refused a request, login included: problem details and the
   /// `{"field": ["message"]}` shape in a 400, 409 or 422 by default.

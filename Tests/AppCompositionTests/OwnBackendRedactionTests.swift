@@ -7,6 +7,10 @@ import NetworkLayer
 import SampleBackend
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// A login contract whose fields announce nothing: `{"u", "p"}` in, `{"a", "b"}` out, `{"r"}` to
 /// refresh and to log out.
 private struct TerseAuthContract: AuthContract {
@@ -92,6 +96,40 @@ struct OwnBackendRedactionTests {
     for secret in [Self.password, Self.access, Self.refresh] {
       #expect(!text.contains(secret), "\(secret) appeared in: \(text)")
     }
+  }
+
+  /// Adds the keys a backend wants on every request, as an app's interceptor does.
+  private struct KeyInterceptor: RequestInterceptor {
+    func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
+      var request = request
+      request.setValue("anon-6b2e9d-key", forHTTPHeaderField: "apikey")
+      request.setValue("sub-3f8c1a-key", forHTTPHeaderField: "Ocp-Apim-Subscription-Key")
+      return request
+    }
+  }
+
+  @Test(
+    "keys an app's interceptor adds never appear in the monitor's text or an error, named as credentials by rule or by the app"
+  )
+  func interceptorKeysAreRedacted() async throws {
+    let transport = Self.echoingBackend()
+    let lines = Locked<[String]>([])
+    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
+    configuration.interceptors = [KeyInterceptor()]
+    configuration.credentialHeaders = ["Ocp-Apim-Subscription-Key"]
+    configuration.monitors = [
+      ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
+    ]
+    let container = AppContainer(configuration: configuration)
+    // The server echoes every header it got into its error body.
+    let failure = await #expect(throws: NetworkError.self) {
+      try await container.authenticatedClient.send(Endpoint<NoContent>(method: .post, path: ["grants"]))
+    }
+
+    let text = lines.withLock { $0.joined(separator: "\n") } + "\n" + String(describing: failure)
+    #expect(text.contains("POST") && text.contains("/grants"), "\(text)")
+    #expect(!text.contains("anon-6b2e9d-key"), "\(text)")
+    #expect(!text.contains("sub-3f8c1a-key"), "\(text)")
   }
 
   @Test(
