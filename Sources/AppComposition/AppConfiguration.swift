@@ -51,8 +51,8 @@ public struct AppConfiguration: Sendable {
   /// key, an app-version header, a signature over the request. Each adapts a request after the
   /// auth interceptor has put the token on it, and is asked about a failed attempt after the
   /// auth interceptor and before ``retryPolicy``. A header one adds that holds a secret stays out
-  /// of every log and error when its name says so (`apikey`, `X-API-Key`) or is listed in
-  /// ``credentialHeaders``.
+  /// of every log and error when its name says so (`apikey`, `Ocp-Apim-Subscription-Key`, any
+  /// name ending in `Key` or `Token`) or is listed in ``credentialHeaders``.
   public var interceptors: [any RequestInterceptor] = []
   /// How the backend says why it refused a request, login included: problem details and the
   /// `{"field": ["message"]}` shape in a 400, 409 or 422 by default.
@@ -60,8 +60,8 @@ public struct AppConfiguration: Sendable {
   /// Names of fields and query items that hold credentials in the backend, beyond the common
   /// ones the client already redacts (`access`, `refresh`, `*_token`, `password`, …).
   public var credentialNames: Set<String> = []
-  /// Names of headers that carry credentials, beyond `Authorization`, `Cookie` and the API-key
-  /// headers.
+  /// Names of headers that carry credentials, beyond `Authorization`, `Cookie`, the API-key
+  /// headers and any header whose name ends in `Key` or `Token`.
   public var credentialHeaders: Set<String> = []
 
   /// Creates a configuration whose requests `transport` carries.

@@ -104,19 +104,20 @@ struct OwnBackendRedactionTests {
       var request = request
       request.setValue("anon-6b2e9d-key", forHTTPHeaderField: "apikey")
       request.setValue("sub-3f8c1a-key", forHTTPHeaderField: "Ocp-Apim-Subscription-Key")
+      request.setValue("tenant-5a7d2c", forHTTPHeaderField: "X-Tenant-Ref")
       return request
     }
   }
 
   @Test(
-    "keys an app's interceptor adds never appear in the monitor's text or an error, named as credentials by rule or by the app"
+    "secrets an app's interceptor adds never appear in the monitor's text or an error, named as credentials by rule or by the app"
   )
   func interceptorKeysAreRedacted() async throws {
     let transport = Self.echoingBackend()
     let lines = Locked<[String]>([])
     var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
     configuration.interceptors = [KeyInterceptor()]
-    configuration.credentialHeaders = ["Ocp-Apim-Subscription-Key"]
+    configuration.credentialHeaders = ["X-Tenant-Ref"]
     configuration.monitors = [
       ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
     ]
@@ -130,6 +131,7 @@ struct OwnBackendRedactionTests {
     #expect(text.contains("POST") && text.contains("/grants"), "\(text)")
     #expect(!text.contains("anon-6b2e9d-key"), "\(text)")
     #expect(!text.contains("sub-3f8c1a-key"), "\(text)")
+    #expect(!text.contains("tenant-5a7d2c"), "\(text)")
   }
 
   @Test(

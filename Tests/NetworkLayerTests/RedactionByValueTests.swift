@@ -37,10 +37,17 @@ struct RedactionByValueTests {
     "API-key and token headers are replaced whole",
     arguments: [
       "X-Api-Key", "api-key", "X-Auth-Token", "X-Refresh-Token", "X-CSRF-Token", "X-Amz-Security-Token",
+      "Ocp-Apim-Subscription-Key", "X-Master-Key", "X-Client-Key",
     ]
   )
   func apiKeyHeaders(name: String) {
     #expect(Redactor.redact(headers: [name: "k-12345678"]) == [name: "<redacted>"])
+  }
+
+  @Test(
+    "a header named like a key that holds no secret is shown", arguments: ["Idempotency-Key", "X-Keyword"])
+  func keyNamedHeadersWithoutSecrets(name: String) {
+    #expect(Redactor.redact(headers: [name: "k-12345678"]) == [name: "k-12345678"])
   }
 
   @Test("a summary removes the request's own secrets wherever they appear, by value")

@@ -5,9 +5,10 @@ import LayeredSupport
 /// description can carry a token or a password.
 ///
 /// - Headers: the values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
-///   API-key headers (`X-API-Key`, `X-Auth-Token`, …) and any header whose name is a credential
-///   name (below) are replaced; the scheme of an authorization value (`Bearer`) is kept because
-///   it helps debugging and reveals nothing.
+///   API-key headers (`X-API-Key`, `X-Auth-Token`, …), any header whose name ends in `key`
+///   (`Ocp-Apim-Subscription-Key`, `X-Master-Key`; not `Idempotency-Key`) and any header whose
+///   name is a credential name (below) are replaced; the scheme of an authorization value
+///   (`Bearer`) is kept because it helps debugging and reveals nothing.
 /// - URLs: user-info (`user:password@`) is replaced whole, and so is the value of every query
 ///   item with a credential name (`access_token`, `token`, `api_key`, `key`, `password`,
 ///   `secret`, `signature`, `X-Amz-Signature`, …).
@@ -73,7 +74,11 @@ public enum Redactor {
     let lowercased = name.lowercased()
     return secretHeaders.contains(lowercased) || added.withLock { $0.headers.contains(lowercased) }
       || isCredentialName(name)
+      || (lowercased.hasSuffix("key") && !keyHeadersWithoutSecrets.contains(lowercased))
   }
+
+  /// Headers named like a key that hold none: a retry's identity, a handshake's nonce.
+  private static let keyHeadersWithoutSecrets: Set<String> = ["idempotency-key", "sec-websocket-key"]
 
   /// Whether a JSON key, form field or query item called `name` holds a credential.
   static func isCredentialName(_ name: String) -> Bool {
