@@ -51,6 +51,18 @@ struct RefusalTests {
         == .failure(.refused(status: 409, message: "Conflict", fieldErrors: ["title": ["is taken"]])))
   }
 
+  @Test("JSON:API errors give a field error for each attribute their source points at")
+  func jsonAPIErrors() async {
+    let body =
+      #"{"errors":[{"status":"422","source":{"pointer":"/data/attributes/title"},"title":"Invalid Attribute","detail":"can't be blank"},{"source":{"pointer":"/data/attributes/title"},"detail":"is too short"},{"source":{"parameter":"due"},"detail":"is not a date"}]}"#
+    #expect(
+      await Self.outcome(status: 422, body: body, contentType: "application/vnd.api+json")
+        == .failure(
+          .refused(
+            status: 422, message: nil,
+            fieldErrors: ["title": ["can't be blank", "is too short"], "due": ["is not a date"]])))
+  }
+
   @Test("a body with no field errors, or a status that is not about the input, stays a bad status")
   func otherBodiesStayBadStatus() async {
     #expect(

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Reads what a server said when it refused a request, in the two shapes most backends use (the
+/// Reads what a server said when it refused a request, in the shapes most backends use (the
 /// parser behind ``RefusalFormat/standard``): RFC 9457 problem details (`application/problem+json`:
-/// `detail` or `title`, and per-field `errors` or `invalid-params`), and the
+/// `detail` or `title`, and per-field `errors` or `invalid-params`), JSON:API's `errors` list
+/// whose `source` points at each field, and the
 /// `{"title": ["This field may not be blank."]}` object of many frameworks, each field with a list
 /// of messages, and `non_field_errors` or `detail` as the sentence for the whole form. Any other
 /// body stays a bad status with its excerpt.
@@ -60,22 +61,32 @@ enum RefusalBody {
   private static let listKeys = ["errors", "invalid-params", "invalid_params"]
 
   /// Field errors given as `{"field": ["message"]}`, or as a list of `{"pointer" | "name" |
-  /// "field": …, "detail" | "reason" | "message": …}` (a JSON pointer loses its `#/` or `/`).
+  /// "field": …, "detail" | "reason" | "message": …}`, or of JSON:API's `{"source": {"pointer":
+  /// "/data/attributes/title"}, "detail": …}` (a JSON pointer loses its `#/`, `/` or
+  /// `/data/attributes/`).
   private static func fields(in value: Any?) -> [String: [String]] {
     if let object = value as? [String: Any] {
       return object.compactMapValues(strings)
     }
     var fields: [String: [String]] = [:]
     for case let entry as [String: Any] in value as? [Any] ?? [] {
-      let name = ["pointer", "name", "field"].lazy.compactMap { entry[$0] as? String }.first
+      let source = entry["source"] as? [String: Any] ?? [:]
+      let name =
+        ["pointer", "name", "field"].lazy.compactMap { entry[$0] as? String }.first
+        ?? ["pointer", "parameter"].lazy.compactMap { source[$0] as? String }.first
       let message = ["detail", "reason", "message"].lazy.compactMap { entry[$0] as? String }.first
       guard let name, let message else { continue }
-      let field =
-        name.hasPrefix("#/")
-        ? String(name.dropFirst(2)) : name.hasPrefix("/") ? String(name.dropFirst()) : name
-      fields[field, default: []].append(message)
+      fields[fieldName(inPointer: name), default: []].append(message)
     }
     return fields
+  }
+
+  /// The field a JSON pointer (or a plain name) points at.
+  private static func fieldName(inPointer pointer: String) -> String {
+    for prefix in ["#/", "/data/attributes/", "/"] where pointer.hasPrefix(prefix) {
+      return String(pointer.dropFirst(prefix.count))
+    }
+    return pointer
   }
 
   /// A message, or a list of them.
