@@ -63,6 +63,20 @@ struct RefusalTests {
             fieldErrors: ["title": ["can't be blank", "is too short"], "due": ["is not a date"]])))
   }
 
+  @Test("Spring's binding errors give their default message for each field, and never the value rejected")
+  func springBindingErrors() async {
+    let body =
+      #"{"timestamp":"2026-11-27T15:00:00.000+00:00","status":400,"error":"Bad Request","message":"Validation failed for object='todo'. Error count: 2","errors":[{"codes":["NotBlank.todo.title"],"defaultMessage":"must not be blank","objectName":"todo","field":"title","rejectedValue":"","code":"NotBlank"},{"defaultMessage":"size must be between 12 and 64","field":"password","rejectedValue":"hunter2-echo","code":"Size"}],"path":"/todos"}"#
+    let result = await Self.outcome(status: 400, body: body)
+    #expect(
+      result
+        == .failure(
+          .refused(
+            status: 400, message: "Validation failed for object='todo'. Error count: 2",
+            fieldErrors: ["title": ["must not be blank"], "password": ["size must be between 12 and 64"]])))
+    #expect(!String(describing: result).contains("hunter2-echo"))
+  }
+
   @Test("a body with no field errors, or a status that is not about the input, stays a bad status")
   func otherBodiesStayBadStatus() async {
     #expect(

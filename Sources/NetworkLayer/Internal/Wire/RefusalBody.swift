@@ -61,7 +61,8 @@ enum RefusalBody {
   private static let listKeys = ["errors", "invalid-params", "invalid_params"]
 
   /// Field errors given as `{"field": ["message"]}`, or as a list of `{"pointer" | "name" |
-  /// "field": …, "detail" | "reason" | "message": …}`, or of JSON:API's `{"source": {"pointer":
+  /// "field": …, "detail" | "reason" | "message" | "defaultMessage": …}` (the last is Spring's),
+  /// or of JSON:API's `{"source": {"pointer":
   /// "/data/attributes/title"}, "detail": …}` (a JSON pointer loses its `#/`, `/` or
   /// `/data/attributes/`).
   private static func fields(in value: Any?) -> [String: [String]] {
@@ -74,7 +75,8 @@ enum RefusalBody {
       let name =
         ["pointer", "name", "field"].lazy.compactMap { entry[$0] as? String }.first
         ?? ["pointer", "parameter"].lazy.compactMap { source[$0] as? String }.first
-      let message = ["detail", "reason", "message"].lazy.compactMap { entry[$0] as? String }.first
+      let message = ["detail", "reason", "message", "defaultMessage"].lazy.compactMap { entry[$0] as? String }
+        .first
       guard let name, let message else { continue }
       fields[fieldName(inPointer: name), default: []].append(message)
     }
