@@ -70,18 +70,28 @@ struct OwnBackendRedactionTests {
       })
   }
 
+  /// A container on the echoing backend, configured by `configure`, and the lines of its verbose
+  /// console log.
+  private static func app(
+    _ configure: (inout AppConfiguration) -> Void
+  ) -> (container: AppContainer, lines: Locked<[String]>) {
+    let transport = echoingBackend()
+    let lines = Locked<[String]>([])
+    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
+    configuration.monitors = [
+      ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
+    ]
+    configure(&configuration)
+    return (AppContainer(configuration: configuration), lines)
+  }
+
   @Test(
     "whatever the login contract calls its fields, the password and tokens never appear in the monitor's text or an error"
   )
   func contractValuesAreRedactedByValue() async throws {
-    let transport = Self.echoingBackend()
-    let lines = Locked<[String]>([])
-    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
-    configuration.authContract = TerseAuthContract()
-    configuration.monitors = [
-      ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
-    ]
-    let container = AppContainer(configuration: configuration)
+    let (container, lines) = Self.app {
+      $0.authContract = TerseAuthContract()
+    }
 
     _ = try await container.session.logIn(username: "demo", password: Self.password)
     // The token has expired: the request waits for a refresh, which the server refuses by echo.
@@ -113,15 +123,10 @@ struct OwnBackendRedactionTests {
     "secrets an app's interceptor adds never appear in the monitor's text or an error, named as credentials by rule or by the app"
   )
   func interceptorKeysAreRedacted() async throws {
-    let transport = Self.echoingBackend()
-    let lines = Locked<[String]>([])
-    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
-    configuration.interceptors = [KeyInterceptor()]
-    configuration.credentialHeaders = ["X-Tenant-Ref"]
-    configuration.monitors = [
-      ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
-    ]
-    let container = AppContainer(configuration: configuration)
+    let (container, lines) = Self.app {
+      $0.interceptors = [KeyInterceptor()]
+      $0.credentialHeaders = ["X-Tenant-Ref"]
+    }
     // The server echoes every header it got into its error body.
     let failure = await #expect(throws: NetworkError.self) {
       try await container.authenticatedClient.send(Endpoint<NoContent>(method: .post, path: ["grants"]))
@@ -138,15 +143,10 @@ struct OwnBackendRedactionTests {
     "an app's own credential field, query and header names are redacted in the monitor's text and error excerpts"
   )
   func appCredentialNamesAreRedacted() async throws {
-    let transport = Self.echoingBackend()
-    let lines = Locked<[String]>([])
-    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
-    configuration.credentialNames = ["layered_test_grant"]
-    configuration.credentialHeaders = ["X-Layered-Test-Session"]
-    configuration.monitors = [
-      ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
-    ]
-    let container = AppContainer(configuration: configuration)
+    let (container, lines) = Self.app {
+      $0.credentialNames = ["layered_test_grant"]
+      $0.credentialHeaders = ["X-Layered-Test-Session"]
+    }
     struct Grant: Encodable, Sendable {
       var layeredTestGrant = "grant-8e2b7d"
       var note = "hello"
