@@ -77,6 +77,26 @@ struct RefusalTests {
     #expect(!String(describing: result).contains("hunter2-echo"))
   }
 
+  @Test("FastAPI's and express-validator's error lists give a message for each field they locate")
+  func locatedErrorLists() async {
+    let fastAPI =
+      #"{"detail":[{"type":"missing","loc":["body","title"],"msg":"Field required","input":{}},{"type":"string_too_short","loc":["body","owner","name"],"msg":"String should have at least 1 character","input":""},{"type":"int_parsing","loc":["query","limit"],"msg":"Input should be a valid integer","input":"ten"}]}"#
+    #expect(
+      await Self.outcome(status: 422, body: fastAPI)
+        == .failure(
+          .refused(
+            status: 422, message: nil,
+            fieldErrors: [
+              "title": ["Field required"], "owner.name": ["String should have at least 1 character"],
+              "limit": ["Input should be a valid integer"],
+            ])))
+    let express =
+      #"{"errors":[{"type":"field","value":"","msg":"Invalid value","path":"title","location":"body"}]}"#
+    #expect(
+      await Self.outcome(status: 400, body: express)
+        == .failure(.refused(status: 400, message: nil, fieldErrors: ["title": ["Invalid value"]])))
+  }
+
   @Test("a body with no field errors, or a status that is not about the input, stays a bad status")
   func otherBodiesStayBadStatus() async {
     #expect(

@@ -36,8 +36,8 @@ public struct RefusalFormat: Sendable {
   }
 
   /// RFC 9457 problem details (`application/problem+json`: `detail` or `title`, with per-field
-  /// `errors` or `invalid-params`), JSON:API's `errors` whose `source` points at a field, Spring's
-  /// binding `errors` (`field`, `defaultMessage`), and the `{"title": ["This field may not be
+  /// `errors` or `invalid-params`), a list of errors that each name a field (JSON:API's, Spring's,
+  /// FastAPI's `detail`, express-validator's), and the `{"title": ["This field may not be
   /// blank."]}` object of many frameworks, with `non_field_errors`, `detail`, `message` or `error`
   /// as the sentence.
   public static let standard = RefusalFormat { body, response in

@@ -2,8 +2,8 @@ import Foundation
 
 /// Reads what a server said when it refused a request, in the shapes most backends use (the
 /// parser behind ``RefusalFormat/standard``): RFC 9457 problem details (`application/problem+json`:
-/// `detail` or `title`, and per-field `errors` or `invalid-params`), JSON:API's `errors` list
-/// whose `source` points at each field, and the
+/// `detail` or `title`, and per-field `errors` or `invalid-params`); a list of errors that each
+/// name a field (JSON:API's, Spring's, FastAPI's `detail`, express-validator's); and the
 /// `{"title": ["This field may not be blank."]}` object of many frameworks, each field with a list
 /// of messages, and `non_field_errors` or `detail` as the sentence for the whole form. Any other
 /// body stays a bad status with its excerpt.
@@ -57,38 +57,47 @@ enum RefusalBody {
 
   /// Keys whose text is about the whole form in the framework shape, the most specific first.
   private static let sentenceKeys = ["detail", "non_field_errors", "message", "error"]
-  /// Keys whose value lists the field errors, in either form ``fields(in:)`` reads.
-  private static let listKeys = ["errors", "invalid-params", "invalid_params"]
+  /// Keys whose value lists the field errors, in either form ``fields(in:)`` reads; `detail` does
+  /// in FastAPI's 422, and is a sentence elsewhere.
+  private static let listKeys = ["errors", "invalid-params", "invalid_params", "detail"]
+  /// Keys that name the field in an entry of an error list; the first one present wins.
+  private static let entryNameKeys = ["pointer", "name", "field", "path", "param"]
+  /// Keys that hold an entry's message: `defaultMessage` is Spring's, `msg` pydantic's and
+  /// express-validator's.
+  private static let entryMessageKeys = ["detail", "reason", "message", "defaultMessage", "msg"]
 
-  /// Field errors given as `{"field": ["message"]}`, or as a list of `{"pointer" | "name" |
-  /// "field": …, "detail" | "reason" | "message" | "defaultMessage": …}` (the last is Spring's),
-  /// or of JSON:API's `{"source": {"pointer":
-  /// "/data/attributes/title"}, "detail": …}` (a JSON pointer loses its `#/`, `/` or
-  /// `/data/attributes/`).
+  /// Field errors given as `{"field": ["message"]}`, or as a list of entries that each name a
+  /// field (see ``fieldName(of:)``) and give a message.
   private static func fields(in value: Any?) -> [String: [String]] {
     if let object = value as? [String: Any] {
       return object.compactMapValues(strings)
     }
     var fields: [String: [String]] = [:]
     for case let entry as [String: Any] in value as? [Any] ?? [] {
-      let source = entry["source"] as? [String: Any] ?? [:]
-      let name =
-        ["pointer", "name", "field"].lazy.compactMap { entry[$0] as? String }.first
-        ?? ["pointer", "parameter"].lazy.compactMap { source[$0] as? String }.first
-      let message = ["detail", "reason", "message", "defaultMessage"].lazy.compactMap { entry[$0] as? String }
-        .first
-      guard let name, let message else { continue }
-      fields[fieldName(inPointer: name), default: []].append(message)
+      let message = entryMessageKeys.lazy.compactMap { entry[$0] as? String }.first
+      guard let name = fieldName(of: entry), let message else { continue }
+      fields[name, default: []].append(message)
     }
     return fields
   }
 
-  /// The field a JSON pointer (or a plain name) points at.
-  private static func fieldName(inPointer pointer: String) -> String {
-    for prefix in ["#/", "/data/attributes/", "/"] where pointer.hasPrefix(prefix) {
-      return String(pointer.dropFirst(prefix.count))
+  /// The field an error entry is about: a name or a JSON pointer (JSON:API's is under `source`),
+  /// which loses its `#/`, `/data/attributes/` or `/`; or pydantic's `loc`, without the part of
+  /// the request it names (`["body", "address", "city"]` is `address.city`).
+  private static func fieldName(of entry: [String: Any]) -> String? {
+    let source = entry["source"] as? [String: Any] ?? [:]
+    let named =
+      entryNameKeys.lazy.compactMap { entry[$0] as? String }.first
+      ?? ["pointer", "parameter"].lazy.compactMap { source[$0] as? String }.first
+    if let named {
+      for prefix in ["#/", "/data/attributes/", "/"] where named.hasPrefix(prefix) {
+        return String(named.dropFirst(prefix.count))
+      }
+      return named
     }
-    return pointer
+    guard let location = entry["loc"] as? [Any] else { return nil }
+    let path = location.map { "\($0)" }.drop { ["body", "query", "path", "header", "cookie"].contains($0) }
+    return path.isEmpty ? nil : path.joined(separator: ".")
   }
 
   /// A message, or a list of them.
