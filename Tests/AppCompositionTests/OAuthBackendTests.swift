@@ -102,7 +102,9 @@ private struct PasswordGrantAuthContract: AuthContract {
   }
 }
 
-@Suite("An OAuth password-grant backend: a form login, its own refusal status and sentence")
+@Suite(
+  "An OAuth password-grant backend: a form login, its own refusal status and sentence",
+  .timeLimit(.minutes(1)))
 struct OAuthBackendTests {
   private static func app(_ backend: PasswordGrantBackend) -> AppContainer {
     let transport = InProcessTransport(backend)

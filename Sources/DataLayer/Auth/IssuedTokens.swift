@@ -8,8 +8,8 @@ public struct IssuedTokens: Sendable, Hashable {
   /// The access token authenticated requests carry.
   public var accessToken: String
   /// The refresh token the answer carries, or `nil` when it carries none: after a refresh the
-  /// session then keeps the one it had (no rotation); after a login it has none, and ends at the
-  /// first rejected request.
+  /// session then keeps the one it had (no rotation); after a login it has none, is never
+  /// refreshed, and ends at the first rejected request.
   public var refreshToken: String?
   /// When the access token expires.
   public var expiry: TokenExpiry

@@ -23,7 +23,9 @@ public struct RemoteTokenRefresher: TokenRefresher {
   }
 
   /// Exchanges `tokens` for new ones: an expiry in seconds is counted from when the answer
-  /// arrived, and a refresh token the answer does not rotate is kept.
+  /// arrived, and a refresh token the answer does not rotate is kept. A session that holds no
+  /// refresh token (its backend issues none) cannot be renewed: it fails with `unauthorized`
+  /// without a request, which ends the session.
   ///
   /// - Parameter tokens: the session's current tokens, for the contract to send what it needs.
   /// - Returns: the new tokens.
@@ -31,6 +33,7 @@ public struct RemoteTokenRefresher: TokenRefresher {
   ///   which the auth interceptor checks against the contract's ``AuthContract/rejectedRefreshStatuses``
   ///   (`AppContainer` hands them over).
   public func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
+    guard !tokens.refreshToken.isEmpty else { throw .unauthorized }
     // The tokens are removed by value from anything reported, whatever the contract calls them.
     var request = contract.refresh(tokens)
     request.credentials += [tokens.accessToken, tokens.refreshToken]
