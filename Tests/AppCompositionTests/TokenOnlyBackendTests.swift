@@ -10,7 +10,8 @@ import Testing
 
 /// A backend that issues one token and no refresh token, in the shape of Django REST framework's
 /// `TokenAuthentication`: `POST /api-token-auth/` answers `{"token"}`, requests present
-/// `Authorization: Token …`, and a token the server no longer knows gets a 401.
+/// `Authorization: Token …`, a token the server no longer knows gets a 401, and a wrong password a
+/// 400 whose sentence is in `non_field_errors`.
 private final class TokenOnlyBackend: InProcessHandler {
   let requestLines = Locked<[String]>([])
   let validTokens = Locked<Set<String>>([])
@@ -19,6 +20,10 @@ private final class TokenOnlyBackend: InProcessHandler {
     requestLines.withLock { $0.append("\(request.method) \(request.percentEncodedPath)") }
     switch (request.method, request.percentEncodedPath) {
     case ("POST", "/api-token-auth/"):
+      let fields = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
+      guard fields["password"] == "correct-horse-battery-staple" else {
+        return Self.json(400, #"{"non_field_errors":["Unable to log in with provided credentials."]}"#)
+      }
       let token = "drf-\(UUID().uuidString)"
       validTokens.withLock { _ = $0.insert(token) }
       return Self.json(200, #"{"token":"\#(token)"}"#)
@@ -61,6 +66,14 @@ private struct TokenOnlyAuthContract: AuthContract {
     .map { IssuedTokens(accessToken: $0.token, refreshToken: nil, expiry: .unknown) }
   }
 
+  /// A wrong password is a 400 here.
+  var refusedLoginStatuses: Set<Int> { [400] }
+
+  /// The backend's `non_field_errors`, which it writes for people.
+  func refusedLoginMessage(_ refusal: NetworkError) -> String? {
+    refusal.serverSentence
+  }
+
   /// Never sent: the backend issues no refresh token, so its sessions are not renewed.
   func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens> {
     logIn(username: "", password: "")
@@ -72,6 +85,13 @@ private struct TokenOnlyAuthContract: AuthContract {
 
 @Suite("A backend that issues no refresh token", .timeLimit(.minutes(1)))
 struct TokenOnlyBackendTests {
+  private static func app(_ backend: TokenOnlyBackend) -> AppContainer {
+    let transport = InProcessTransport(backend)
+    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
+    configuration.authContract = TokenOnlyAuthContract()
+    return AppContainer(configuration: configuration)
+  }
+
   private static let todos = Endpoint<[String]>(path: ["api", "todos"], requiresAuthentication: true)
     .endingWithSlash()
 
@@ -79,10 +99,7 @@ struct TokenOnlyBackendTests {
     "a rejected token ends the session at once, with no refresh request, and the next request is not sent")
   func rejectedTokenEndsTheSession() async throws {
     let backend = TokenOnlyBackend()
-    let transport = InProcessTransport(backend)
-    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
-    configuration.authContract = TokenOnlyAuthContract()
-    let container = AppContainer(configuration: configuration)
+    let container = Self.app(backend)
     _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
     _ = try await container.authenticatedClient.send(Self.todos)
     let sessions = StreamRecorder(container.session.sessionUpdates())
@@ -99,5 +116,20 @@ struct TokenOnlyBackendTests {
     #expect(
       backend.requestLines.withLock { $0 } == ["POST /api-token-auth/", "GET /api/todos/", "GET /api/todos/"])
     #expect(await sessions.waitUntil { $0.last == .expired }.last == .expired)
+  }
+
+  @Test("a refused login is invalid credentials, and the server's non_field_errors reach the screen")
+  @MainActor
+  func refusedLoginSentenceReachesTheScreen() async {
+    let backend = TokenOnlyBackend()
+    let login = Self.app(backend).makeLoginViewModel()
+    login.send(.usernameChanged("demo"))
+    login.send(.passwordChanged("wrong"))
+    await login.sendAndWait(.logInTapped)
+
+    #expect(backend.requestLines.withLock { $0 } == ["POST /api-token-auth/"])
+    #expect(login.state.errorMessage == DomainError.invalidCredentials.message)
+    #expect(login.state.serverMessage == "Unable to log in with provided credentials.")
+    #expect(login.state.password == "wrong", "nothing the user typed is lost")
   }
 }

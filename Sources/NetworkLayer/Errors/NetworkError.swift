@@ -51,8 +51,8 @@ public enum NetworkError: Error, Sendable, Hashable {
 
 extension NetworkError {
   /// The sentence for a person that the server put in its error body, if any: the message of a
-  /// refusal, or the `detail`, `message`, `error_description` (OAuth's), `error` or `title` of a
-  /// JSON error body, from the redacted excerpt.
+  /// refusal, or the `detail`, `non_field_errors`, `message`, `error_description` (OAuth's),
+  /// `error` or `title` of a JSON error body, from the redacted excerpt.
   public var serverSentence: String? {
     switch self {
     case .refused(_, let message, _): message
