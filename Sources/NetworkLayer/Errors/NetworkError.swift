@@ -51,7 +51,7 @@ public enum NetworkError: Error, Sendable, Hashable {
 
 extension NetworkError {
   /// The sentence for a person that the server put in its error body, if any: the message of a
-  /// refusal, or the `detail`, `non_field_errors`, `message`, `error_description` (OAuth's),
+  /// refusal, or the `detail`, `non_field_errors`, `message`, `msg`, `error_description` (OAuth's),
   /// `error` or `title` of a JSON error body, from the redacted excerpt.
   public var serverSentence: String? {
     switch self {

@@ -1,0 +1,196 @@
+import AppComposition
+import DataLayer
+import DomainLayer
+import Foundation
+import LayeredSupport
+import LayeredTestSupport
+import NetworkLayer
+import SampleBackend
+import Testing
+
+/// A backend in Flask-JWT-Extended's shape: a login answers `{"access_token", "refresh_token"}`, the
+/// refresh request presents the refresh token as `Authorization: Bearer …` and is answered with a
+/// new access token only (no rotation), errors say why under `msg`, and a refresh token the server
+/// cannot verify gets a 422 rather than a 401.
+private final class HeaderRefreshBackend: InProcessHandler {
+  struct State {
+    var requestLines: [String] = []
+    var accessTokens: Set<String> = []
+    var refreshTokens: Set<String> = []
+    /// The `Authorization` header of every refresh request, as the server got it.
+    var refreshHeaders: [String] = []
+    var issued = 0
+  }
+
+  let state = Locked(State())
+
+  func handle(_ request: InProcessRequest) async -> InProcessReply {
+    state.withLock { $0.requestLines.append("\(request.method) \(request.percentEncodedPath)") }
+    let presented = request.header("Authorization") ?? ""
+    let bearer = presented.hasPrefix("Bearer ") ? String(presented.dropFirst("Bearer ".count)) : ""
+    switch (request.method, request.percentEncodedPath) {
+    case ("POST", "/login"):
+      let fields = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
+      guard fields["password"] == "correct-horse-battery-staple" else {
+        return Self.json(401, #"{"msg":"Bad username or password"}"#)
+      }
+      let (access, refresh) = state.withLock { state in
+        state.issued += 1
+        let pair = (
+          "access-\(state.issued)-\(UUID().uuidString)", "refresh-\(state.issued)-\(UUID().uuidString)"
+        )
+        state.accessTokens.insert(pair.0)
+        state.refreshTokens.insert(pair.1)
+        return pair
+      }
+      return Self.json(200, #"{"access_token":"\#(access)","refresh_token":"\#(refresh)"}"#)
+    case ("POST", "/refresh"):
+      let access: String? = state.withLock { state in
+        state.refreshHeaders.append(presented)
+        guard state.refreshTokens.contains(bearer) else { return nil }
+        state.issued += 1
+        let access = "access-\(state.issued)-\(UUID().uuidString)"
+        state.accessTokens.insert(access)
+        return access
+      }
+      guard let access else { return Self.json(422, #"{"msg":"Signature verification failed"}"#) }
+      return Self.json(200, #"{"access_token":"\#(access)"}"#)
+    case ("GET", "/protected"):
+      guard state.withLock({ $0.accessTokens.contains(bearer) }) else {
+        return Self.json(401, #"{"msg":"Token has expired"}"#)
+      }
+      return Self.json(200, "[]")
+    default:
+      return Self.json(404, #"{"msg":"Not found"}"#)
+    }
+  }
+
+  private static func json(_ status: Int, _ body: String) -> InProcessReply {
+    .respond(
+      InProcessResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8)))
+  }
+}
+
+/// The contract of a backend that takes the refresh token in a header and rejects it with a 422.
+private struct HeaderRefreshAuthContract: AuthContract {
+  private struct Credentials: Encodable, Sendable {
+    var username: String
+    var password: String
+  }
+
+  private struct Grant: Decodable, Sendable {
+    var accessToken: String
+    var refreshToken: String?
+
+    enum CodingKeys: String, CodingKey {
+      case accessToken = "access_token"
+      case refreshToken = "refresh_token"
+    }
+  }
+
+  func logIn(username: String, password: String) -> Endpoint<IssuedTokens> {
+    issuing(
+      Endpoint(
+        method: .post, path: ["login"], body: .json(Credentials(username: username, password: password))))
+  }
+
+  /// The refresh token goes where this backend looks for it: in the `Authorization` header.
+  func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens> {
+    issuing(
+      Endpoint(method: .post, path: ["refresh"], headers: ["Authorization": "Bearer \(tokens.refreshToken)"]))
+  }
+
+  /// A refresh token the server cannot verify is a 422 here, and a revoked one a 401.
+  var rejectedRefreshStatuses: Set<Int> { [401, 422] }
+
+  func refusedLoginMessage(_ refusal: NetworkError) -> String? {
+    refusal.serverSentence
+  }
+
+  private func issuing(_ endpoint: Endpoint<Grant>) -> Endpoint<IssuedTokens> {
+    endpoint.map {
+      IssuedTokens(accessToken: $0.accessToken, refreshToken: $0.refreshToken, expiry: .unknown)
+    }
+  }
+}
+
+@Suite("A backend that takes the refresh token in a header", .timeLimit(.minutes(1)))
+struct HeaderRefreshBackendTests {
+  private static let protected = Endpoint<[String]>(path: ["protected"], requiresAuthentication: true)
+
+  private static func app(_ backend: HeaderRefreshBackend) -> (AppContainer, Locked<[String]>) {
+    let transport = InProcessTransport(backend)
+    let lines = Locked<[String]>([])
+    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
+    configuration.authContract = HeaderRefreshAuthContract()
+    configuration.monitors = [
+      ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
+    ]
+    return (AppContainer(configuration: configuration), lines)
+  }
+
+  @Test(
+    "a rejected access token is renewed with the refresh token in a header, kept when the answer has none, and never logged"
+  )
+  func refreshTokenInAHeader() async throws {
+    let backend = HeaderRefreshBackend()
+    let (container, lines) = Self.app(backend)
+    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+    let refreshToken = try #require(backend.state.withLock { $0.refreshTokens.first })
+
+    for _ in 0..<2 {
+      // The server forgets every access token: the request is refused, renewed and sent again.
+      backend.state.withLock { $0.accessTokens.removeAll() }
+      _ = try await container.authenticatedClient.send(Self.protected)
+    }
+
+    let state = backend.state.withLock { $0 }
+    #expect(
+      state.requestLines == [
+        "POST /login", "GET /protected", "POST /refresh", "GET /protected", "GET /protected", "POST /refresh",
+        "GET /protected",
+      ])
+    #expect(
+      state.refreshHeaders == ["Bearer \(refreshToken)", "Bearer \(refreshToken)"],
+      "the one refresh token, kept")
+    let log = lines.withLock { $0.joined(separator: "\n") }
+    #expect(log.contains("POST") && log.contains("/refresh"), "\(log)")
+    #expect(!log.contains(refreshToken), "the refresh token reached the log: \(log)")
+  }
+
+  @Test("a refresh token the server rejects with its 422 ends the session, and the next request is not sent")
+  func rejectionWithItsOwnStatusEndsTheSession() async throws {
+    let backend = HeaderRefreshBackend()
+    let (container, _) = Self.app(backend)
+    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+    let sessions = StreamRecorder(container.session.sessionUpdates())
+    backend.state.withLock { state in
+      state.accessTokens.removeAll()
+      state.refreshTokens.removeAll()
+    }
+
+    await #expect(throws: DomainError.sessionExpired) {
+      try await container.authenticatedClient.sendTranslatingErrors(Self.protected)
+    }
+    await #expect(throws: NetworkError.unauthorized) {
+      try await container.authenticatedClient.send(Self.protected)
+    }
+
+    #expect(backend.state.withLock { $0.requestLines } == ["POST /login", "GET /protected", "POST /refresh"])
+    #expect(await sessions.waitUntil { $0.last == .expired }.last == .expired)
+  }
+
+  @Test("a refused login's msg reaches the login screen")
+  @MainActor
+  func refusedLoginSentence() async {
+    let (container, _) = Self.app(HeaderRefreshBackend())
+    let login = container.makeLoginViewModel()
+    login.send(.usernameChanged("demo"))
+    login.send(.passwordChanged("wrong"))
+    await login.sendAndWait(.logInTapped)
+
+    #expect(login.state.errorMessage == DomainError.invalidCredentials.message)
+    #expect(login.state.serverMessage == "Bad username or password")
+    #expect(login.state.password == "wrong", "nothing the user typed is lost")
+  }
+}
