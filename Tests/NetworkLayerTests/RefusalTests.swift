@@ -80,7 +80,7 @@ struct RefusalTests {
   @Test("FastAPI's and express-validator's error lists give a message for each field they locate")
   func locatedErrorLists() async {
     let fastAPI =
-      #"{"detail":[{"type":"missing","loc":["body","title"],"msg":"Field required","input":{}},{"type":"string_too_short","loc":["body","owner","name"],"msg":"String should have at least 1 character","input":""},{"type":"int_parsing","loc":["query","limit"],"msg":"Input should be a valid integer","input":"ten"}]}"#
+      #"{"detail":[{"type":"missing","loc":["body","title"],"msg":"Field required","input":{}},{"type":"string_too_short","loc":["body","owner","name"],"msg":"String should have at least 1 character","input":""},{"type":"int_parsing","loc":["query","limit"],"msg":"Input should be a valid integer","input":"ten"},{"loc":["body",{"not":"a name"}],"msg":"Ignored"},{"loc":["body","tags",2],"msg":"Too long"}]}"#
     #expect(
       await Self.outcome(status: 422, body: fastAPI)
         == .failure(
@@ -88,7 +88,7 @@ struct RefusalTests {
             status: 422, message: nil,
             fieldErrors: [
               "title": ["Field required"], "owner.name": ["String should have at least 1 character"],
-              "limit": ["Input should be a valid integer"],
+              "limit": ["Input should be a valid integer"], "tags.2": ["Too long"],
             ])))
     let express =
       #"{"errors":[{"type":"field","value":"","msg":"Invalid value","path":"title","location":"body"}]}"#

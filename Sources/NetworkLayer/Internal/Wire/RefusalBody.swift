@@ -97,7 +97,10 @@ enum RefusalBody {
       return named
     }
     guard let location = entry["loc"] as? [Any] else { return nil }
-    let path = location.map { "\($0)" }.drop { ["body", "query", "path", "header", "cookie"].contains($0) }
+    // Names and list indexes only: anything else in a location is not a field's name.
+    let steps = location.map { step in step as? String ?? (step as? Int).map(String.init) }
+    guard !steps.contains(nil) else { return nil }
+    let path = steps.compactMap { $0 }.drop { ["body", "query", "path", "header", "cookie"].contains($0) }
     return path.isEmpty ? nil : path.joined(separator: ".")
   }
 
