@@ -20,6 +20,15 @@ struct NetworkErrorMappingTests {
           bodyExcerpt: #"{"error":"insufficient_scope","error_description":"The token cannot read todos."}"#),
         .forbidden(serverMessage: "The token cannot read todos.")
       ),
+      // Google's APIs nest it: `error.message`.
+      (
+        .badStatus(
+          code: 403,
+          bodyExcerpt:
+            #"{"error":{"code":403,"message":"The caller does not have permission","status":"PERMISSION_DENIED"}}"#
+        ),
+        .forbidden(serverMessage: "The caller does not have permission")
+      ),
       (.badStatus(code: 403, bodyExcerpt: "<html>Forbidden</html>"), .forbidden),
       (.badStatus(code: 404, bodyExcerpt: nil), .notFound),
       (

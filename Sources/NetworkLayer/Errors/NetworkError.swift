@@ -52,7 +52,8 @@ public enum NetworkError: Error, Sendable, Hashable {
 extension NetworkError {
   /// The sentence for a person that the server put in its error body, if any: the message of a
   /// refusal, or the `detail`, `non_field_errors`, `message`, `msg`, `error_description` (OAuth's),
-  /// `error` or `title` of a JSON error body, from the redacted excerpt.
+  /// `error` or `title` of a JSON error body, or its `error.message` (Google's), from the redacted
+  /// excerpt.
   public var serverSentence: String? {
     switch self {
     case .refused(_, let message, _): message

@@ -45,15 +45,18 @@ enum RefusalBody {
   }
 
   /// The `detail`, `non_field_errors`, `message`, `msg`, `error_description`, `error` or `title`
-  /// of a JSON error body's excerpt, a text or a list of texts: any error body, not only a
-  /// refusal's, so `title` here is a sentence rather than a field. OAuth's `error` is a code
-  /// (`invalid_grant`), so its `error_description` comes first.
+  /// of a JSON error body's excerpt, a text or a list of texts, or else the `message` of an
+  /// `error` object (Google's and Firebase's shape): any error body, not only a refusal's, so
+  /// `title` here is a sentence rather than a field. OAuth's `error` is a code (`invalid_grant`),
+  /// so its `error_description` comes first.
   static func sentence(inExcerpt excerpt: String) -> String? {
     guard let object = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
       return nil
     }
     let keys = ["detail", "non_field_errors", "message", "msg", "error_description", "error", "title"]
+    let nested = object["error"] as? [String: Any] ?? [:]
     return keys.lazy.compactMap { strings(object[$0])?.joined(separator: " ") }.first
+      ?? nested["message"] as? String
   }
 
   /// Keys whose text is about the whole form in the framework shape, the most specific first.
