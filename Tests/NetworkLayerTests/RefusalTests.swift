@@ -97,6 +97,27 @@ struct RefusalTests {
         == .failure(.refused(status: 400, message: nil, fieldErrors: ["title": ["Invalid value"]])))
   }
 
+  @Test("an error body too long for its excerpt still gives the sentence the excerpt holds whole")
+  func sentenceOfACutBody() async throws {
+    let stripe =
+      #"{"error":{"code":"card_declined","decline_code":"insufficient_funds","doc_url":"https://stripe.com/docs/error-codes/card-declined","message":"Your card has insufficient funds \"today\".","request_log_url":"https://dashboard.stripe.com/test/logs/req_8Kq2?t=1764255600","type":"card_error"}}"#
+    let result = await Self.outcome(status: 402, body: stripe)
+    guard case .failure(let failure) = result, case .badStatus(402, let excerpt?) = failure else {
+      Issue.record("expected a bad status with an excerpt, got \(result)")
+      return
+    }
+    #expect(excerpt.hasSuffix("…"), "the excerpt is cut: \(excerpt)")
+    #expect(failure.serverSentence == #"Your card has insufficient funds "today"."#)
+    // A sentence the cut goes through is not guessed at.
+    let cutInTheSentence = #"{"detail":""# + String(repeating: "long ", count: 60) + #""}"#
+    let other = await Self.outcome(status: 403, body: cutInTheSentence)
+    guard case .failure(let otherFailure) = other else {
+      Issue.record("expected a failure, got \(other)")
+      return
+    }
+    #expect(otherFailure.serverSentence == nil)
+  }
+
   @Test("a body with no field errors, or a status that is not about the input, stays a bad status")
   func otherBodiesStayBadStatus() async {
     #expect(

@@ -51,12 +51,28 @@ enum RefusalBody {
   /// so its `error_description` comes first.
   static func sentence(inExcerpt excerpt: String) -> String? {
     guard let object = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
-      return nil
+      return sentence(inCutJSON: excerpt)
     }
     let keys = ["detail", "non_field_errors", "message", "msg", "error_description", "error", "title"]
     let nested = object["error"] as? [String: Any] ?? [:]
     return keys.lazy.compactMap { strings(object[$0])?.joined(separator: " ") }.first
       ?? nested["message"] as? String
+  }
+
+  /// The first whole `detail`, `message`, `msg` or `error_description` text in the start of a
+  /// JSON body the excerpt cut short (Stripe's and Microsoft Graph's errors are longer than it).
+  private static func sentence(inCutJSON text: String) -> String? {
+    guard text.hasPrefix("{") else { return nil }
+    for key in ["detail", "message", "msg", "error_description"] {
+      let pattern = #""\#(key)"\s*:\s*("(?:[^"\\]|\\.)*")"#
+      guard let expression = try? NSRegularExpression(pattern: pattern),
+        let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+        let literal = Range(match.range(at: 1), in: text),
+        let sentence = try? JSONDecoder().decode(String.self, from: Data(text[literal].utf8))
+      else { continue }
+      return sentence
+    }
+    return nil
   }
 
   /// Keys whose text is about the whole form in the framework shape, the most specific first.
