@@ -32,7 +32,7 @@ private final class HeaderRefreshBackend: InProcessHandler {
     case ("POST", "/login"):
       let fields = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
       guard fields["password"] == "correct-horse-battery-staple" else {
-        return Self.json(401, #"{"msg":"Bad username or password"}"#)
+        return .json(401, text: #"{"msg":"Bad username or password"}"#)
       }
       let (access, refresh) = state.withLock { state in
         state.issued += 1
@@ -43,7 +43,7 @@ private final class HeaderRefreshBackend: InProcessHandler {
         state.refreshTokens.insert(pair.1)
         return pair
       }
-      return Self.json(200, #"{"access_token":"\#(access)","refresh_token":"\#(refresh)"}"#)
+      return .json(200, text: #"{"access_token":"\#(access)","refresh_token":"\#(refresh)"}"#)
     case ("POST", "/refresh"):
       let access: String? = state.withLock { state in
         state.refreshHeaders.append(presented)
@@ -53,21 +53,16 @@ private final class HeaderRefreshBackend: InProcessHandler {
         state.accessTokens.insert(access)
         return access
       }
-      guard let access else { return Self.json(422, #"{"msg":"Signature verification failed"}"#) }
-      return Self.json(200, #"{"access_token":"\#(access)"}"#)
+      guard let access else { return .json(422, text: #"{"msg":"Signature verification failed"}"#) }
+      return .json(200, text: #"{"access_token":"\#(access)"}"#)
     case ("GET", "/protected"):
       guard state.withLock({ $0.accessTokens.contains(bearer) }) else {
-        return Self.json(401, #"{"msg":"Token has expired"}"#)
+        return .json(401, text: #"{"msg":"Token has expired"}"#)
       }
-      return Self.json(200, "[]")
+      return .json(200, text: "[]")
     default:
-      return Self.json(404, #"{"msg":"Not found"}"#)
+      return .json(404, text: #"{"msg":"Not found"}"#)
     }
-  }
-
-  private static func json(_ status: Int, _ body: String) -> InProcessReply {
-    .respond(
-      InProcessResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8)))
   }
 }
 
@@ -119,14 +114,11 @@ struct HeaderRefreshBackendTests {
   private static let protected = Endpoint<[String]>(path: ["protected"], requiresAuthentication: true)
 
   private static func app(_ backend: HeaderRefreshBackend) -> (AppContainer, Locked<[String]>) {
-    let transport = InProcessTransport(backend)
     let lines = Locked<[String]>([])
-    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
-    configuration.authContract = HeaderRefreshAuthContract()
-    configuration.monitors = [
-      ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
-    ]
-    return (AppContainer(configuration: configuration), lines)
+    let container = AppContainer.serving(backend, contract: HeaderRefreshAuthContract()) {
+      $0.monitors = [ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }]
+    }
+    return (container, lines)
   }
 
   @Test(
@@ -184,13 +176,6 @@ struct HeaderRefreshBackendTests {
   @MainActor
   func refusedLoginSentence() async {
     let (container, _) = Self.app(HeaderRefreshBackend())
-    let login = container.makeLoginViewModel()
-    login.send(.usernameChanged("demo"))
-    login.send(.passwordChanged("wrong"))
-    await login.sendAndWait(.logInTapped)
-
-    #expect(login.state.errorMessage == DomainError.invalidCredentials.message)
-    #expect(login.state.serverMessage == "Bad username or password")
-    #expect(login.state.password == "wrong", "nothing the user typed is lost")
+    await container.expectRefusedLogin(serverMessage: "Bad username or password")
   }
 }

@@ -22,18 +22,18 @@ private final class PasswordGrantBackend: InProcessHandler {
       let form = Self.form(request.body)
       forms.withLock { $0.append(form) }
       guard form["grant_type"] == "password", form["password"] == "p@ss word&=+%" else {
-        return Self.json(
-          403, #"{"error":"invalid_grant","error_description":"Wrong email or password."}"#)
+        return .json(403, text: #"{"error":"invalid_grant","error_description":"Wrong email or password."}"#)
       }
-      return Self.json(
+      return .json(
         200,
-        #"{"access_token":"oauth-access-1","refresh_token":"oauth-refresh-1","expires_in":86400,"token_type":"Bearer"}"#
+        text:
+          #"{"access_token":"oauth-access-1","refresh_token":"oauth-refresh-1","expires_in":86400,"token_type":"Bearer"}"#
       )
     case ("GET", "/userinfo"):
       presented.withLock { $0.append(request.header("Authorization")) }
-      return Self.json(200, #"{"sub":"auth0|1"}"#)
+      return .json(200, text: #"{"sub":"auth0|1"}"#)
     default:
-      return Self.json(404, #"{"error":"not_found"}"#)
+      return .json(404, text: #"{"error":"not_found"}"#)
     }
   }
 
@@ -47,11 +47,6 @@ private final class PasswordGrantBackend: InProcessHandler {
       fields[parts[0]] = parts.count == 2 ? parts[1] : ""
     }
     return fields
-  }
-
-  private static func json(_ status: Int, _ body: String) -> InProcessReply {
-    .respond(
-      InProcessResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8)))
   }
 }
 
@@ -107,10 +102,7 @@ private struct PasswordGrantAuthContract: AuthContract {
   .timeLimit(.minutes(1)))
 struct OAuthBackendTests {
   private static func app(_ backend: PasswordGrantBackend) -> AppContainer {
-    let transport = InProcessTransport(backend)
-    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
-    configuration.authContract = PasswordGrantAuthContract()
-    return AppContainer(configuration: configuration)
+    .serving(backend, contract: PasswordGrantAuthContract())
   }
 
   @Test("the login form reaches the server's parser as typed, and its token signs the next request")
@@ -133,14 +125,8 @@ struct OAuthBackendTests {
   @MainActor
   func refusalSentenceReachesTheScreen() async {
     let backend = PasswordGrantBackend()
-    let login = Self.app(backend).makeLoginViewModel()
-    login.send(.usernameChanged("ada@example.com"))
-    login.send(.passwordChanged("wrong"))
-    await login.sendAndWait(.logInTapped)
-
+    await Self.app(backend).expectRefusedLogin(
+      username: "ada@example.com", serverMessage: "Wrong email or password.")
     #expect(backend.forms.withLock { $0.map { $0["password"] } } == ["wrong"])
-    #expect(login.state.errorMessage == DomainError.invalidCredentials.message)
-    #expect(login.state.serverMessage == "Wrong email or password.")
-    #expect(login.state.password == "wrong", "nothing the user typed is lost")
   }
 }

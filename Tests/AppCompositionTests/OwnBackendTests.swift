@@ -277,13 +277,7 @@ struct OwnBackendTests {
   func refusedLoginSentenceReachesTheScreen() async throws {
     let backend = JWTStyleBackend()
     let (container, _) = Self.app(backend)
-    let login = container.makeLoginViewModel()
-    login.send(.usernameChanged("demo"))
-    login.send(.passwordChanged("wrong"))
-    await login.sendAndWait(.logInTapped)
-    #expect(login.state.errorMessage == DomainError.invalidCredentials.message)
-    #expect(login.state.serverMessage == "No active account found with the given credentials")
-    #expect(login.state.password == "wrong", "nothing the user typed is lost")
+    await container.expectRefusedLogin(serverMessage: "No active account found with the given credentials")
   }
 
   @Test("a login the backend refuses is invalid credentials, and the session stays signed out")

@@ -22,27 +22,22 @@ private final class TokenOnlyBackend: InProcessHandler {
     case ("POST", "/api-token-auth/"):
       let fields = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
       guard fields["password"] == "correct-horse-battery-staple" else {
-        return Self.json(400, #"{"non_field_errors":["Unable to log in with provided credentials."]}"#)
+        return .json(400, text: #"{"non_field_errors":["Unable to log in with provided credentials."]}"#)
       }
       let token = "drf-\(UUID().uuidString)"
       validTokens.withLock { _ = $0.insert(token) }
-      return Self.json(200, #"{"token":"\#(token)"}"#)
+      return .json(200, text: #"{"token":"\#(token)"}"#)
     case ("GET", "/api/todos/"):
       let presented = request.header("Authorization") ?? ""
       guard presented.hasPrefix("Token "),
         validTokens.withLock({ $0.contains(String(presented.dropFirst(6))) })
       else {
-        return Self.json(401, #"{"detail":"Invalid token."}"#)
+        return .json(401, text: #"{"detail":"Invalid token."}"#)
       }
-      return Self.json(200, "[]")
+      return .json(200, text: "[]")
     default:
-      return Self.json(404, #"{"detail":"Not found."}"#)
+      return .json(404, text: #"{"detail":"Not found."}"#)
     }
-  }
-
-  private static func json(_ status: Int, _ body: String) -> InProcessReply {
-    .respond(
-      InProcessResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8)))
   }
 }
 
@@ -86,10 +81,7 @@ private struct TokenOnlyAuthContract: AuthContract {
 @Suite("A backend that issues no refresh token", .timeLimit(.minutes(1)))
 struct TokenOnlyBackendTests {
   private static func app(_ backend: TokenOnlyBackend) -> AppContainer {
-    let transport = InProcessTransport(backend)
-    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
-    configuration.authContract = TokenOnlyAuthContract()
-    return AppContainer(configuration: configuration)
+    .serving(backend, contract: TokenOnlyAuthContract())
   }
 
   private static let todos = Endpoint<[String]>(path: ["api", "todos"], requiresAuthentication: true)
@@ -122,14 +114,7 @@ struct TokenOnlyBackendTests {
   @MainActor
   func refusedLoginSentenceReachesTheScreen() async {
     let backend = TokenOnlyBackend()
-    let login = Self.app(backend).makeLoginViewModel()
-    login.send(.usernameChanged("demo"))
-    login.send(.passwordChanged("wrong"))
-    await login.sendAndWait(.logInTapped)
-
+    await Self.app(backend).expectRefusedLogin(serverMessage: "Unable to log in with provided credentials.")
     #expect(backend.requestLines.withLock { $0 } == ["POST /api-token-auth/"])
-    #expect(login.state.errorMessage == DomainError.invalidCredentials.message)
-    #expect(login.state.serverMessage == "Unable to log in with provided credentials.")
-    #expect(login.state.password == "wrong", "nothing the user typed is lost")
   }
 }
