@@ -32,7 +32,7 @@ struct JWTStyleAuthContract: AuthContract {
   /// Whether the expiry is read from the access token's `exp`; without it, it is unknown.
   var readsExpiry = true
   /// The statuses that end the session when the refresh request gets them.
-  var rejectedRefreshStatuses: Set<Int> = [400, 401, 403]
+  var rejectedRefreshStatuses = AuthInterceptor.defaultRejectedRefreshStatuses
 
   func logIn(username: String, password: String) -> Endpoint<IssuedTokens> {
     issuing(

@@ -51,8 +51,8 @@ extension AuthContract {
   /// 401.
   public var refusedLoginStatuses: Set<Int> { [401] }
 
-  /// 400, 401 and 403.
-  public var rejectedRefreshStatuses: Set<Int> { [400, 401, 403] }
+  /// `AuthInterceptor.defaultRejectedRefreshStatuses`: 400, 401 and 403.
+  public var rejectedRefreshStatuses: Set<Int> { AuthInterceptor.defaultRejectedRefreshStatuses }
 
   /// None: the server's words stay the server's.
   public func refusedLoginMessage(_ refusal: NetworkError) -> String? { nil }

@@ -26,6 +26,10 @@ import LayeredSupport
 /// no suspension point in between: two requests can never both decide to refresh. New
 /// credentials it did not produce (a login) reset the refresh window.
 public actor AuthInterceptor: RequestInterceptor {
+  /// The statuses with which most backends reject a refresh token: 400 (OAuth's
+  /// `invalid_grant`), 401 and 403.
+  public static let defaultRejectedRefreshStatuses: Set<Int> = [400, 401, 403]
+
   /// One refresh: the tokens it started from, when it counted toward the window, and who waits
   /// for it, each free to stop at its own deadline.
   private final class Refresh: Sendable {
@@ -73,7 +77,7 @@ public actor AuthInterceptor: RequestInterceptor {
     refresher: any TokenRefresher,
     header: String = "Authorization",
     scheme: String? = "Bearer",
-    rejectedRefreshStatuses: Set<Int> = [400, 401, 403],
+    rejectedRefreshStatuses: Set<Int> = defaultRejectedRefreshStatuses,
     leeway: Duration = .seconds(10),
     maximumRefreshes: Int = 3,
     refreshWindow: Duration = .seconds(60),
@@ -217,7 +221,7 @@ public actor AuthInterceptor: RequestInterceptor {
       record(.refreshSucceeded(duration: duration))
       refresh.waiters.finish(.success(fresh))
     case .failure(let error) where rejectsRefreshToken(error):
-      let failure = NetworkError.refreshFailed(reason: reason(for: error))
+      let failure = NetworkError.refreshFailed(reason: Self.reason(for: error))
       record(.refreshFailed(failure, duration: duration))
       endSession(startedFrom: refresh.basis, with: failure)
       refresh.waiters.finish(.failure(failure))
@@ -271,8 +275,9 @@ public actor AuthInterceptor: RequestInterceptor {
     return .refreshUnavailable(error)
   }
 
-  private func reason(for error: NetworkError) -> String {
-    guard let status = error.status, rejectedRefreshStatuses.contains(status) else { return "\(error)" }
+  /// Why a refresh that ``rejectsRefreshToken(_:)`` ended the session.
+  private static func reason(for error: NetworkError) -> String {
+    guard let status = error.status else { return "\(error)" }
     return "the server rejected the refresh token (HTTP \(status)); sign in again"
   }
 }
