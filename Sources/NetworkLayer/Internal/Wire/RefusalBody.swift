@@ -63,16 +63,21 @@ enum RefusalBody {
   /// JSON body the excerpt cut short (Stripe's and Microsoft Graph's errors are longer than it).
   private static func sentence(inCutJSON text: String) -> String? {
     guard text.hasPrefix("{") else { return nil }
-    for key in ["detail", "message", "msg", "error_description"] {
-      let pattern = #""\#(key)"\s*:\s*("(?:[^"\\]|\\.)*")"#
-      guard let expression = try? NSRegularExpression(pattern: pattern),
-        let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+    let whole = NSRange(text.startIndex..., in: text)
+    for expression in cutSentenceExpressions {
+      guard let match = expression.firstMatch(in: text, range: whole),
         let literal = Range(match.range(at: 1), in: text),
         let sentence = try? JSONDecoder().decode(String.self, from: Data(text[literal].utf8))
       else { continue }
       return sentence
     }
     return nil
+  }
+
+  /// For each key ``sentence(inCutJSON:)`` reads, in order: the key and its whole string literal.
+  /// Compiled once, as compiling costs far more than matching.
+  private static let cutSentenceExpressions = ["detail", "message", "msg", "error_description"].compactMap {
+    try? NSRegularExpression(pattern: #""\#($0)"\s*:\s*("(?:[^"\\]|\\.)*")"#)
   }
 
   /// Keys whose text is about the whole form in the framework shape, the most specific first.
