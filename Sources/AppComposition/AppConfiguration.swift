@@ -54,8 +54,9 @@ public struct AppConfiguration: Sendable {
   /// of every log and error when its name says so (`apikey`, `Ocp-Apim-Subscription-Key`, any
   /// name ending in `Key` or `Token`) or is listed in ``credentialHeaders``.
   public var interceptors: [any RequestInterceptor] = []
-  /// How the backend says why it refused a request, login included: problem details and the
-  /// `{"field": ["message"]}` shape in a 400, 409 or 422 by default.
+  /// How the backend says why it refused a request, login included: by default
+  /// `RefusalFormat.standard`'s shapes (problem details, the common frameworks' error lists, the
+  /// `{"field": ["message"]}` object) in a 400, 409 or 422.
   public var refusalFormat = RefusalFormat.standard
   /// Names of fields and query items that hold credentials in the backend, beyond the common
   /// ones the client already redacts (`access`, `refresh`, `*_token`, `password`, …).

@@ -13,9 +13,10 @@ public import PresentationLayer
 /// The graph: one `URLSessionHTTPClient` whose interceptor chain is `[AuthInterceptor,
 /// RetryPolicy]` for the API, and a second one whose chain is only `[RetryPolicy]` for the auth
 /// contract's login, refresh and logout (without the auth interceptor, because the refresh must
-/// not wait for itself); the configuration's own `interceptors` go before `RetryPolicy` in both. Tokens and the todo cache live where the configuration says. The
-/// session repository follows the auth interceptor's session-ended signal and forgets the todo
-/// cache whenever the session ends.
+/// not wait for itself); the configuration's own `interceptors` go before `RetryPolicy` in both.
+/// Tokens and the todo cache live where the configuration says. The session repository follows
+/// the auth interceptor's session-ended signal and forgets the todo cache whenever the session
+/// ends.
 ///
 /// A feature built outside this package (in a package that depends on Layered) builds its
 /// repositories on the container's seams instead of wiring a second graph:
@@ -29,9 +30,9 @@ public final class AppContainer: Sendable {
   public let configuration: AppConfiguration
   /// The client the API repositories use: its interceptor chain is `AuthInterceptor`, the
   /// configuration's own `interceptors`, then `RetryPolicy`, over the same token store as
-  /// ``session``, so an endpoint with
-  /// `requiresAuthentication` carries the signed-in user's access token, a 401 is answered by
-  /// one shared refresh, and a refresh that fails ends the session for every feature at once.
+  /// ``session``, so an endpoint with `requiresAuthentication` carries the signed-in user's
+  /// access token, a 401 is answered by one shared refresh, and a refresh that fails ends the
+  /// session for every feature at once.
   /// Build a new feature's repositories on it, and translate its errors with
   /// `sendTranslatingErrors(_:)` from DataLayer.
   public let authenticatedClient: any HTTPClient

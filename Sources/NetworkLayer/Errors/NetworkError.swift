@@ -14,9 +14,9 @@ public enum NetworkError: Error, Sendable, Hashable {
   /// The server answered with a status the endpoint does not accept.
   case badStatus(code: Int, bodyExcerpt: String?)
   /// The server refused the request as it was (400, 409 or 422, or another status the client's
-  /// ``RefusalFormat`` names) and said why in a body that format could read (by default RFC 9457
-  /// problem details, or `{"field": ["message"]}`): a sentence for a person, if any, and the
-  /// errors of each field, credentials redacted.
+  /// ``RefusalFormat`` names) and said why in a body that format could read (by default one of
+  /// ``RefusalFormat/standard``'s shapes): a sentence for a person, if any, and the errors of
+  /// each field, credentials redacted.
   case refused(status: Int, message: String?, fieldErrors: [String: [String]])
   /// The body's `Content-Type` is not one the endpoint accepts (`nil`: none was sent).
   case unacceptableContentType(received: String?, accepted: String)
