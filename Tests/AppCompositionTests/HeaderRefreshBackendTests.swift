@@ -113,12 +113,9 @@ private struct HeaderRefreshAuthContract: AuthContract {
 struct HeaderRefreshBackendTests {
   private static let protected = Endpoint<[String]>(path: ["protected"], requiresAuthentication: true)
 
-  private static func app(_ backend: HeaderRefreshBackend) -> (AppContainer, Locked<[String]>) {
-    let lines = Locked<[String]>([])
-    let container = AppContainer.serving(backend, contract: HeaderRefreshAuthContract()) {
-      $0.monitors = [ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }]
-    }
-    return (container, lines)
+  private static func app(_ backend: HeaderRefreshBackend) -> (container: AppContainer, log: Locked<[String]>)
+  {
+    AppContainer.servingWithLog(backend) { $0.authContract = HeaderRefreshAuthContract() }
   }
 
   @Test(

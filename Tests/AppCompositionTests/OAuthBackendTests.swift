@@ -102,7 +102,7 @@ private struct PasswordGrantAuthContract: AuthContract {
   .timeLimit(.minutes(1)))
 struct OAuthBackendTests {
   private static func app(_ backend: PasswordGrantBackend) -> AppContainer {
-    .serving(backend, contract: PasswordGrantAuthContract())
+    .serving(backend) { $0.authContract = PasswordGrantAuthContract() }
   }
 
   @Test("the login form reaches the server's parser as typed, and its token signs the next request")

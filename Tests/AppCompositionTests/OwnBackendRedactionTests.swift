@@ -52,37 +52,28 @@ struct OwnBackendRedactionTests {
   /// Answers the login with the terse pair, and every other request with an error that echoes
   /// the request's body and headers back, as some servers' error pages do: 503 for a refresh,
   /// which keeps the session, 400 for anything else.
-  private static func echoingBackend() -> InProcessTransport {
-    InProcessTransport(
-      StubHandler { request in
-        let json = ["Content-Type": "application/json"]
-        if request.path == "/login" {
-          return .respond(
-            InProcessResponse(
-              status: 200, headers: json, body: Data(#"{"a":"\#(access)","b":"\#(refresh)"}"#.utf8)))
-        }
-        let headers = request.headers.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ";")
-        let echo =
-          #"{"error":"refused","body":"# + String(decoding: request.body, as: UTF8.self)
-          + #","headers":"\#(headers)"}"#
-        let status = request.path == "/refresh" ? 503 : 400
-        return .respond(InProcessResponse(status: status, headers: json, body: Data(echo.utf8)))
-      })
+  private static func echoingBackend() -> StubHandler {
+    StubHandler { request in
+      let json = ["Content-Type": "application/json"]
+      if request.path == "/login" {
+        return .respond(
+          InProcessResponse(
+            status: 200, headers: json, body: Data(#"{"a":"\#(access)","b":"\#(refresh)"}"#.utf8)))
+      }
+      let headers = request.headers.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ";")
+      let echo =
+        #"{"error":"refused","body":"# + String(decoding: request.body, as: UTF8.self)
+        + #","headers":"\#(headers)"}"#
+      let status = request.path == "/refresh" ? 503 : 400
+      return .respond(InProcessResponse(status: status, headers: json, body: Data(echo.utf8)))
+    }
   }
 
-  /// A container on the echoing backend, configured by `configure`, and the lines of its verbose
-  /// console log.
+  /// A container on the echoing backend, configured by `configure`, and its verbose log.
   private static func app(
     _ configure: (inout AppConfiguration) -> Void
-  ) -> (container: AppContainer, lines: Locked<[String]>) {
-    let transport = echoingBackend()
-    let lines = Locked<[String]>([])
-    var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
-    configuration.monitors = [
-      ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
-    ]
-    configure(&configuration)
-    return (AppContainer(configuration: configuration), lines)
+  ) -> (container: AppContainer, log: Locked<[String]>) {
+    AppContainer.servingWithLog(echoingBackend(), configure: configure)
   }
 
   @Test(

@@ -2,23 +2,38 @@ import AppComposition
 import DataLayer
 import DomainLayer
 import Foundation
+import LayeredSupport
+import NetworkLayer
 import SampleBackend
 import Testing
 
 /// What the suites of an app's own backends share: a container on the backend, its answers, and
 /// the checks of a refused login.
 extension AppContainer {
-  /// A container whose requests `backend` answers in process, signing in through `contract`,
-  /// with whatever else `configure` sets.
+  /// A container whose requests `backend` answers in process, configured by `configure` (the
+  /// backend's login contract, say).
   static func serving(
-    _ backend: some InProcessHandler, contract: some AuthContract,
-    configure: (inout AppConfiguration) -> Void = { _ in }
+    _ backend: some InProcessHandler, configure: (inout AppConfiguration) -> Void
   ) -> AppContainer {
     let transport = InProcessTransport(backend)
     var configuration = AppConfiguration(baseURL: transport.baseURL, transport: transport)
-    configuration.authContract = contract
     configure(&configuration)
     return AppContainer(configuration: configuration)
+  }
+
+  /// A container as ``serving(_:configure:)`` builds it, and the lines of its verbose console
+  /// log, which is where a secret must never appear.
+  static func servingWithLog(
+    _ backend: some InProcessHandler, configure: (inout AppConfiguration) -> Void
+  ) -> (container: AppContainer, log: Locked<[String]>) {
+    let log = Locked<[String]>([])
+    let container = serving(backend) { configuration in
+      configuration.monitors = [
+        ConsoleEventMonitor(verbose: true) { line in log.withLock { $0.append(line) } }
+      ]
+      configure(&configuration)
+    }
+    return (container, log)
   }
 
   /// Types `username` and a wrong password into a new login screen, taps log in, and checks what

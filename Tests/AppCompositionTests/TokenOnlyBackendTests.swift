@@ -81,7 +81,7 @@ private struct TokenOnlyAuthContract: AuthContract {
 @Suite("A backend that issues no refresh token", .timeLimit(.minutes(1)))
 struct TokenOnlyBackendTests {
   private static func app(_ backend: TokenOnlyBackend) -> AppContainer {
-    .serving(backend, contract: TokenOnlyAuthContract())
+    .serving(backend) { $0.authContract = TokenOnlyAuthContract() }
   }
 
   private static let todos = Endpoint<[String]>(path: ["api", "todos"], requiresAuthentication: true)
