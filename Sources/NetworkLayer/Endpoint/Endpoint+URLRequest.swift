@@ -14,8 +14,9 @@ public import Foundation
 /// checks the response against what was asked. Each guarantee, with its test, is under "Request
 /// line" in <doc:NetworkingGuarantees>.
 extension Endpoint {
-  /// The request this endpoint sends to the API at `baseURL`, for a client of your own;
-  /// ``URLSessionHTTPClient`` builds every attempt this way.
+  /// The request this endpoint sends to the API at `baseURL` (or at the endpoint's own
+  /// ``EndpointRequest/baseURL``), for a client of your own; ``URLSessionHTTPClient`` builds
+  /// every attempt this way.
   public func urlRequest(relativeTo baseURL: URL) throws(NetworkError) -> URLRequest {
     try urlRequest(relativeTo: baseURL, parts: BaseURLParts(baseURL))
   }
@@ -23,11 +24,19 @@ extension Endpoint {
   /// The same, with the base URL taken apart once by the caller (`nil` when it is not http(s)).
   func urlRequest(relativeTo baseURL: URL, parts: BaseURLParts?) throws(NetworkError) -> URLRequest {
     let endpoint = request
+    var (base, parts) = (baseURL, parts)
+    if let own = endpoint.baseURL {
+      // Credentials belong to the client's origin only.
+      if endpoint.requiresAuthentication, Origin(own) != Origin(baseURL) {
+        throw .invalidRequest("an authenticated endpoint goes only to the origin of the client's base URL")
+      }
+      (base, parts) = (own, BaseURLParts(own))
+    }
     guard let parts else { throw .invalidURL("base URL must be an absolute http(s) URL") }
     let url: URL
     if let link = endpoint.link {
       // A link the API gave may point anywhere, and the request may carry credentials.
-      guard Origin(link).isHTTP, Origin(link) == Origin(baseURL) else {
+      guard Origin(link).isHTTP, Origin(link) == Origin(base) else {
         throw .invalidURL("a link to another origin is not followed")
       }
       url = link

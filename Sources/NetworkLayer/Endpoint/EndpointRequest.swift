@@ -45,6 +45,12 @@ public struct EndpointRequest: Sendable {
   /// A URL the API gave for this request (a next page), sent as it is in place of ``path`` and
   /// ``query``; see ``Endpoint/following(_:)``.
   public var link: URL? = nil
+  /// The base URL ``path`` is appended to in place of the client's, for a server of its own: the
+  /// auth server a login contract sends to (`https://tenant.auth0.com`). The session's token
+  /// stays with the origin of the client's base URL: an endpoint that ``requiresAuthentication``
+  /// with a base URL on another origin fails with ``NetworkError/invalidRequest(_:)`` before
+  /// anything is sent. The client's interceptors adapt it as any other request.
+  public var baseURL: URL? = nil
   /// The largest response body, in bytes; `nil` uses the client's `maximumResponseSize`. A
   /// larger body ends the call at once with ``NetworkError/responseTooLarge(limit:)``.
   public var maximumResponseSize: Int? = nil

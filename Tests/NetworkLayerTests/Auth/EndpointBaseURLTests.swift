@@ -1,0 +1,69 @@
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+import Testing
+
+/// An endpoint with a base URL of its own (an auth server on another host) is sent there, and the
+/// session's token still goes only to the client's origin. Two loopback servers are two origins.
+@Suite(
+  "An endpoint on a server of its own",
+  .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason),
+  .timeLimit(.minutes(1))
+)
+struct EndpointBaseURLTests {
+  private struct Echo: Decodable, Sendable, Equatable {
+    var echo: Bool
+  }
+
+  /// The API the client is for, signed in, and a second server on another origin.
+  private static func withTwoServers(
+    _ body: (_ api: SampleBackendConnection, _ elsewhere: SampleBackendConnection) async throws -> Void
+  ) async throws {
+    try await LoopbackSampleAPI.with { api in
+      try await LoopbackSampleAPI.with { elsewhere in
+        try await body(
+          SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting()),
+          SampleBackendConnection(baseURL: elsewhere.baseURL, session: .loopbackTesting()))
+      }
+    }
+  }
+
+  @Test("its path goes under its own base URL's path, on its own server, and a link there is followed")
+  func sentToItsOwnServer() async throws {
+    try await Self.withTwoServers { api, elsewhere in
+      let client = URLSessionHTTPClient(baseURL: api.baseURL, transport: api.transport)
+      var endpoint = Endpoint<Echo>(method: .post, path: ["echo"], body: .json(["grant": "password"]))
+      endpoint.baseURL = elsewhere.baseURL.appendingPathComponent("_probe")
+      #expect(try await client.send(endpoint) == Echo(echo: true))
+      let next = try #require(URL(string: elsewhere.baseURL.absoluteString + "/_probe/echo?page=2"))
+      #expect(try await client.send(endpoint.following(next)) == Echo(echo: true))
+
+      let lines = try await elsewhere.received().map(\.line)
+      #expect(lines == ["POST /_probe/echo HTTP/1.1", "POST /_probe/echo?page=2 HTTP/1.1"])
+      #expect(try await api.received().isEmpty, "the client's own server got nothing")
+    }
+  }
+
+  @Test("an authenticated endpoint is signed on the client's origin and refused, unsent, on another")
+  func tokenStaysWithTheClientsOrigin() async throws {
+    try await Self.withTwoServers { api, elsewhere in
+      try await api.configure(requireAuth: true)
+      let interceptor = AuthInterceptor(
+        store: InMemoryTokenStore(try await api.login()), refresher: SampleAPIRefresher(connection: api))
+      let client = api.authenticatedClient(interceptor)
+
+      var away = ProtectedEndpoints.todo(1)
+      away.baseURL = elsewhere.baseURL
+      guard case .failure(.invalidRequest) = await client.outcome(away) else {
+        Issue.record("an authenticated endpoint on another origin was not refused")
+        return
+      }
+      #expect(try await elsewhere.received().isEmpty, "nothing reached the other origin")
+
+      var home = ProtectedEndpoints.todo(1)
+      home.baseURL = api.baseURL
+      #expect(try await client.send(home).id == 1)
+      #expect(try await api.counters().authorized == 1, "the client's own origin got the token")
+    }
+  }
+}
