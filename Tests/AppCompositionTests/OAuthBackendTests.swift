@@ -7,33 +7,38 @@ import NetworkLayer
 import SampleBackend
 import Testing
 
-/// An OAuth 2.0 password-grant backend, in Auth0's shape: the login is a form posted to
-/// `/oauth/token`, answered with `{"access_token", "refresh_token", "expires_in", "token_type"}`, or
-/// refused with a 403 whose `error` is a code and whose `error_description` is the sentence.
-private final class PasswordGrantBackend: InProcessHandler {
-  /// The form fields of every login, as the server parsed them.
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// An OAuth 2.0 password-grant auth server, in Auth0's shape, on a host of its own: the login is a
+/// form posted to `/oauth/token`, answered with `{"access_token", "refresh_token", "expires_in",
+/// "token_type"}`, or refused with a 403 whose `error` is a code and whose `error_description` is
+/// the sentence. A refresh is the same request with the refresh-token grant.
+private final class PasswordGrantTenant: InProcessHandler {
+  /// The form fields of every token request, as the server parsed them.
   let forms = Locked<[[String: String]]>([])
-  /// The `Authorization` header of every request for the user's profile.
+  /// The `Authorization` header of every request, which no token request needs.
   let presented = Locked<[String?]>([])
 
   func handle(_ request: InProcessRequest) async -> InProcessReply {
-    switch (request.method, request.percentEncodedPath) {
-    case ("POST", "/oauth/token"):
-      let form = Self.form(request.body)
-      forms.withLock { $0.append(form) }
-      guard form["grant_type"] == "password", form["password"] == "p@ss word&=+%" else {
-        return .json(403, text: #"{"error":"invalid_grant","error_description":"Wrong email or password."}"#)
-      }
+    presented.withLock { $0.append(request.header("Authorization")) }
+    guard request.method == "POST", request.percentEncodedPath == "/oauth/token" else {
+      return .json(404, text: #"{"error":"not_found"}"#)
+    }
+    let form = Self.form(request.body)
+    forms.withLock { $0.append(form) }
+    switch (form["grant_type"], form["password"], form["refresh_token"]) {
+    case ("password", "p@ss word&=+%", _):
       return .json(
         200,
         text:
           #"{"access_token":"oauth-access-1","refresh_token":"oauth-refresh-1","expires_in":86400,"token_type":"Bearer"}"#
       )
-    case ("GET", "/userinfo"):
-      presented.withLock { $0.append(request.header("Authorization")) }
-      return .json(200, text: #"{"sub":"auth0|1"}"#)
+    case ("refresh_token", _, "oauth-refresh-1"):
+      return .json(200, text: #"{"access_token":"oauth-access-2","expires_in":86400,"token_type":"Bearer"}"#)
     default:
-      return .json(404, text: #"{"error":"not_found"}"#)
+      return .json(403, text: #"{"error":"invalid_grant","error_description":"Wrong email or password."}"#)
     }
   }
 
@@ -50,8 +55,40 @@ private final class PasswordGrantBackend: InProcessHandler {
   }
 }
 
+/// The app's own API, on another host than its auth server: it takes only the second access token,
+/// as if the first had been revoked.
+private final class ProfileAPI: InProcessHandler {
+  /// The method, path and `Authorization` header of every request.
+  let received = Locked<[String]>([])
+
+  func handle(_ request: InProcessRequest) async -> InProcessReply {
+    let authorization = request.header("Authorization") ?? "none"
+    received.withLock { $0.append("\(request.method) \(request.percentEncodedPath) \(authorization)") }
+    guard request.percentEncodedPath == "/userinfo" else {
+      return .json(404, text: #"{"error":"not_found"}"#)
+    }
+    guard authorization == "Bearer oauth-access-2" else {
+      return .json(401, text: #"{"error":"invalid_token"}"#)
+    }
+    return .json(200, text: #"{"sub":"auth0|1"}"#)
+  }
+}
+
+/// Two in-process servers behind one transport, each on its own host, as the network routes them.
+private struct TwoHosts: HTTPTransport {
+  let api: InProcessTransport
+  let tenant: InProcessTransport
+
+  func send(_ request: URLRequest) async throws(NetworkError) -> (Data, HTTPURLResponse) {
+    request.url?.host == tenant.baseURL.host ? try await tenant.send(request) : try await api.send(request)
+  }
+}
+
 /// The password grant's login contract, as an app writes it for such a backend.
 private struct PasswordGrantAuthContract: AuthContract {
+  /// The auth server, on a host of its own (`https://tenant.auth0.com`).
+  let tenant: URL
+
   private struct Grant: Decodable, Sendable {
     var accessToken: String
     var refreshToken: String?
@@ -88,8 +125,11 @@ private struct PasswordGrantAuthContract: AuthContract {
     refusal.serverSentence
   }
 
+  /// The grant's answer as tokens, from the auth server rather than the API.
   private func issuing(_ endpoint: Endpoint<Grant>) -> Endpoint<IssuedTokens> {
-    endpoint.map { grant in
+    var endpoint = endpoint
+    endpoint.baseURL = tenant
+    return endpoint.map { grant in
       IssuedTokens(
         accessToken: grant.accessToken, refreshToken: grant.refreshToken,
         expiry: .after(seconds: grant.expiresIn))
@@ -98,35 +138,49 @@ private struct PasswordGrantAuthContract: AuthContract {
 }
 
 @Suite(
-  "An OAuth password-grant backend: a form login, its own refusal status and sentence",
+  "An OAuth password-grant backend: an auth server on a host of its own, a form login, its refusal sentence",
   .timeLimit(.minutes(1)))
 struct OAuthBackendTests {
-  private static func app(_ backend: PasswordGrantBackend) -> AppContainer {
-    .serving(backend) { $0.authContract = PasswordGrantAuthContract() }
+  /// A container for the API, whose login contract sends to the auth server's host.
+  private static func app(tenant: PasswordGrantTenant, api: ProfileAPI) -> AppContainer {
+    let (apiHost, tenantHost) = (InProcessTransport(api), InProcessTransport(tenant))
+    var configuration = AppConfiguration(
+      baseURL: apiHost.baseURL, transport: TwoHosts(api: apiHost, tenant: tenantHost))
+    configuration.authContract = PasswordGrantAuthContract(tenant: tenantHost.baseURL)
+    return AppContainer(configuration: configuration)
   }
 
-  @Test("the login form reaches the server's parser as typed, and its token signs the next request")
-  func formLoginSignsRequests() async throws {
-    let backend = PasswordGrantBackend()
-    let container = Self.app(backend)
+  @Test(
+    "the login and the refresh reach the auth server as forms it parses as typed; the tokens go only to the API"
+  )
+  func tokensComeFromTheAuthServer() async throws {
+    let (tenant, api) = (PasswordGrantTenant(), ProfileAPI())
+    let container = Self.app(tenant: tenant, api: api)
     _ = try await container.session.logIn(username: "ada@example.com", password: "p@ss word&=+%")
     _ = try await container.authenticatedClient.send(
       Endpoint<NoContent>(path: ["userinfo"], requiresAuthentication: true))
 
     #expect(
-      backend.forms.withLock { $0 } == [
-        ["grant_type": "password", "username": "ada@example.com", "password": "p@ss word&=+%"]
+      tenant.forms.withLock { $0 } == [
+        ["grant_type": "password", "username": "ada@example.com", "password": "p@ss word&=+%"],
+        ["grant_type": "refresh_token", "refresh_token": "oauth-refresh-1"],
       ])
-    #expect(backend.presented.withLock { $0 } == ["Bearer oauth-access-1"])
+    #expect(tenant.presented.withLock { $0 } == [nil, nil], "no token reached the auth server")
+    #expect(
+      api.received.withLock { $0 } == [
+        "GET /userinfo Bearer oauth-access-1", "GET /userinfo Bearer oauth-access-2",
+      ],
+      "the API got its own requests, signed, and no login or refresh")
   }
 
   @Test(
     "a 403 refusal is a wrong password, and its error_description, not its error code, reaches the screen")
   @MainActor
   func refusalSentenceReachesTheScreen() async {
-    let backend = PasswordGrantBackend()
-    await Self.app(backend).expectRefusedLogin(
+    let (tenant, api) = (PasswordGrantTenant(), ProfileAPI())
+    await Self.app(tenant: tenant, api: api).expectRefusedLogin(
       username: "ada@example.com", serverMessage: "Wrong email or password.")
-    #expect(backend.forms.withLock { $0.map { $0["password"] } } == ["wrong"])
+    #expect(tenant.forms.withLock { $0.map { $0["password"] } } == ["wrong"])
+    #expect(api.received.withLock { $0 }.isEmpty)
   }
 }

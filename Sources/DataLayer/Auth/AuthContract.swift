@@ -7,7 +7,9 @@ public import NetworkLayer
 /// no path, field name or token shape. ``SampleAPIAuthContract`` is the sample API's; an app
 /// writes one for its own backend and hands it to the composition root. The endpoints are sent
 /// through a client without the auth interceptor, since each carries its own credential, and
-/// whatever they carry as credentials (see `AuthTokens`) never reaches a log or an error.
+/// whatever they carry as credentials (see `AuthTokens`) never reaches a log or an error. They go
+/// to the API's base URL unless they name their own (`EndpointRequest.baseURL`): an auth server
+/// on a host of its own.
 public protocol AuthContract: Sendable {
   /// The request that exchanges a username and a password for a new session's tokens. A
   /// refused login must answer with a status in ``refusedLoginStatuses``.
