@@ -4,7 +4,8 @@ import SampleBackend
 
 /// A backend whose login contract is not the sample API's, in the shape of a common JWT backend:
 /// every URL ends with `/` (one without is redirected, as such servers do), a login answers
-/// `{"access", "refresh"}` with the expiry only in the access token's `exp` claim, a refresh
+/// `{"access", "refresh"}` with the expiry only in the access token's `exp` and `iat` claims, by a
+/// clock that may be off the device's, a refresh
 /// rotates the refresh token and blacklists the old one, logout blacklists the refresh token, a
 /// refused login answers 401 with `{"detail": …}`, so does a rejected refresh token unless the
 /// backend is built with another status, and a request presents its access token as
@@ -32,11 +33,21 @@ final class JWTStyleBackend: InProcessHandler {
   /// The key every request must carry in its `apikey` header, if the backend wants one.
   let apiKey: String?
 
-  init(accessLifetime: TimeInterval = 300, refreshRejection: Int = 401, apiKey: String? = nil) {
+  /// How far the server's clock is ahead of the device's (behind, when negative).
+  let clockOffset: TimeInterval
+
+  init(
+    accessLifetime: TimeInterval = 300, refreshRejection: Int = 401, apiKey: String? = nil,
+    clockOffset: TimeInterval = 0
+  ) {
     self.accessLifetime = Locked(accessLifetime)
     self.refreshRejection = refreshRejection
     self.apiKey = apiKey
+    self.clockOffset = clockOffset
   }
+
+  /// The time by the server's clock.
+  private var now: Date { Date().addingTimeInterval(clockOffset) }
 
   func handle(_ request: InProcessRequest) async -> InProcessReply {
     state.withLock { $0.requestLines.append("\(request.method) \(request.percentEncodedPath)") }
@@ -78,7 +89,8 @@ final class JWTStyleBackend: InProcessHandler {
     case ("GET", "/api/todos/"):
       let presented = request.header("Authorization") ?? ""
       let token = presented.hasPrefix("JWT ") ? String(presented.dropFirst("JWT ".count)) : ""
-      let valid = state.withLock { $0.accessTokens[token].map { $0 > Date() } ?? false }
+      let now = now
+      let valid = state.withLock { $0.accessTokens[token].map { $0 > now } ?? false }
       guard valid else {
         var refused = Self.json(401, ["detail": "Given token not valid for any token type"])
         if case .respond(var response) = refused {
@@ -107,10 +119,11 @@ final class JWTStyleBackend: InProcessHandler {
   func count(_ line: String) -> Int { requestLines.filter { $0 == line }.count }
 
   private func issuePair() -> [String: String] {
-    let expiry = Date().addingTimeInterval(accessLifetime.withLock { $0 })
+    let issuedAt = now
+    let expiry = issuedAt.addingTimeInterval(accessLifetime.withLock { $0 })
     return state.withLock { state in
       state.issued += 1
-      let access = Self.jwt(expiry: expiry, id: state.issued)
+      let access = Self.jwt(issuedAt: issuedAt, expiry: expiry, id: state.issued)
       let refresh = "refresh-\(state.issued)-\(UUID().uuidString)"
       state.accessTokens[access] = expiry
       state.validRefreshTokens.insert(refresh)
@@ -119,14 +132,14 @@ final class JWTStyleBackend: InProcessHandler {
   }
 
   /// A JWT as such backends sign it; the client checks no signature, so this one is fixed.
-  static func jwt(expiry: Date, id: Int) -> String {
+  static func jwt(issuedAt: Date, expiry: Date, id: Int) -> String {
     func part(_ json: String) -> String {
       Data(json.utf8).base64EncodedString()
         .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
         .replacingOccurrences(of: "=", with: "")
     }
-    let payload =
-      #"{"token_type":"access","exp":\#(Int(expiry.timeIntervalSince1970.rounded(.up))),"jti":"\#(id)"}"#
+    let (iat, exp) = (Int(issuedAt.timeIntervalSince1970), Int(expiry.timeIntervalSince1970.rounded(.up)))
+    let payload = #"{"token_type":"access","exp":\#(exp),"iat":\#(iat),"jti":"\#(id)"}"#
     return part(#"{"alg":"HS256","typ":"JWT"}"#) + "." + part(payload) + ".c2lnbmF0dXJl"
   }
 

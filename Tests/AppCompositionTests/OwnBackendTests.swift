@@ -115,6 +115,19 @@ struct OwnBackendTests {
     #expect(await Self.currentSession(container) == .signedIn)
   }
 
+  /// Without `iat` the expiry is the server's moment, already an hour past by the device's clock:
+  /// every request renewed the token first, and the fourth in a minute ended the session.
+  @Test("a device clock an hour ahead of the server's renews no token early: a JWT lives exp less iat")
+  func skewedClockRenewsNothing() async throws {
+    let backend = JWTStyleBackend(clockOffset: -3600)
+    let (container, _) = Self.app(backend)
+    try await Self.signIn(container)
+    for _ in 0..<5 { _ = try await container.authenticatedClient.send(Self.todos) }
+    #expect(backend.count("POST /api/token/refresh/") == 0)
+    #expect(backend.count("GET /api/todos/") == 5)
+    #expect(await Self.currentSession(container) == .signedIn)
+  }
+
   @Test(
     "an expired token is renewed before sending, each refresh sends the rotated refresh token, and every URL ends with /"
   )

@@ -24,6 +24,20 @@ struct IssuedTokensTests {
     #expect(TokenExpiry.jwt(Self.jwt(payload: payload)) == .at(Date(timeIntervalSince1970: 1_900_000_001.5)))
   }
 
+  @Test("a JWT that says when it was issued lives exp less iat from its arrival, whatever the device's clock")
+  func jwtLifetime() {
+    let token = Self.jwt(payload: #"{"iat":1900000000,"exp":1900000300}"#)
+    #expect(TokenExpiry.jwt(token) == .after(seconds: 300))
+    let arrived = Date(timeIntervalSince1970: 1_000)
+    let tokens = IssuedTokens(accessToken: token, refreshToken: "r", expiry: .jwt(token)).tokens(
+      receivedAt: arrived)
+    #expect(tokens.expiresAt == Date(timeIntervalSince1970: 1_300))
+    // An issue time after the expiry says nothing of the lifetime: the moment is kept.
+    #expect(
+      TokenExpiry.jwt(Self.jwt(payload: #"{"iat":1900000010,"exp":1900000000}"#))
+        == .at(Date(timeIntervalSince1970: 1_900_000_000)))
+  }
+
   @Test(
     "a token that is not a JWT, or has no numeric exp, has an unknown expiry",
     arguments: [

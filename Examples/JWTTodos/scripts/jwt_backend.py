@@ -60,8 +60,10 @@ class Backend:
     def issue_pair(self, user_id: int) -> dict:
         # Callers hold the lock.
         self.issued += 1
-        expiry = time.time() + self.access_lifetime
-        payload = json.dumps({"token_type": "access", "exp": int(expiry), "jti": str(self.issued)}, separators=(",", ":"))
+        issued_at = time.time()
+        expiry = issued_at + self.access_lifetime
+        claims = {"token_type": "access", "exp": int(expiry), "iat": int(issued_at), "jti": str(self.issued)}
+        payload = json.dumps(claims, separators=(",", ":"))
         access = b64url('{"alg":"HS256","typ":"JWT"}') + "." + b64url(payload) + ".c2lnbmF0dXJl"
         refresh = f"refresh-{self.issued}-{uuid.uuid4()}"
         self.access_tokens[access] = (expiry, user_id)

@@ -41,9 +41,10 @@ public struct IssuedTokens: Sendable, Hashable {
 
 /// When an access token expires, as its backend tells it.
 public enum TokenExpiry: Sendable, Hashable {
-  /// This many seconds after the answer arrived: an `expires_in` field.
+  /// This many seconds after the answer arrived: an `expires_in` field, or a JWT's lifetime.
   case after(seconds: Double)
-  /// At this moment: an absolute field, or a JWT's `exp` claim (see ``jwt(_:)``).
+  /// At this moment: an absolute field, or a JWT's `exp` claim without `iat` (see ``jwt(_:)``).
+  /// Only as good as the device's clock; prefer ``after(seconds:)`` when the answer has both.
   case at(Date)
   /// Not told: the token is renewed only when the server rejects it with a 401.
   case unknown

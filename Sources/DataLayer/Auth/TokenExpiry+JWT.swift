@@ -1,8 +1,10 @@
 import Foundation
 
 extension TokenExpiry {
-  /// The expiry a JSON Web Token carries in its `exp` claim, or ``unknown`` when `token` is not
-  /// a JWT or has no numeric `exp`.
+  /// The expiry a JSON Web Token carries: its lifetime, `exp` less `iat`, when it says when it
+  /// was issued, which is counted from the answer's arrival so that a device clock off the
+  /// server's does not matter; else the moment in its `exp` claim; ``unknown`` when `token` is
+  /// not a JWT or has no numeric `exp`.
   ///
   /// Only the payload, the middle of the token's three base64url parts, is read, and the
   /// signature is not checked: the client only learns when to renew, and the server still
@@ -13,13 +15,15 @@ extension TokenExpiry {
     var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
     base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
     guard let payload = Data(base64Encoded: base64),
-      let exp = (try? JSONDecoder().decode(Claims.self, from: payload))?.exp, exp.isFinite
+      let claims = try? JSONDecoder().decode(Claims.self, from: payload), let exp = claims.exp, exp.isFinite
     else { return .unknown }
+    if let iat = claims.iat, iat.isFinite, iat <= exp { return .after(seconds: exp - iat) }
     return .at(Date(timeIntervalSince1970: exp))
   }
 
-  /// The one claim read: seconds since 1970, as RFC 7519 defines `exp`.
+  /// The claims read: seconds since 1970 by the server's clock, as RFC 7519 defines them.
   private struct Claims: Decodable {
     var exp: Double?
+    var iat: Double?
   }
 }

@@ -2,7 +2,7 @@ public import DataLayer
 public import NetworkLayer
 
 /// How the backend signs in: `POST /api/token/` with `{username, password}` answers
-/// `{access, refresh}`, the expiry only in the access token's `exp` claim; `POST
+/// `{access, refresh}`, the expiry only in the access token's `exp` and `iat` claims; `POST
 /// /api/token/refresh/` with `{refresh}` answers a new pair and blacklists the old refresh token;
 /// `POST /api/token/blacklist/` with `{refresh}` ends the session.
 public struct JWTAuthContract: AuthContract {

@@ -5,7 +5,7 @@ import Synchronization
 /// The backend, in process, as routes on the sample API: for previews and tests.
 ///
 /// Like the JWT backends it imitates, it redirects a URL without its trailing slash (301), signs
-/// access tokens whose only expiry is their `exp` claim, rotates and blacklists refresh tokens,
+/// access tokens whose only expiry is their `exp` and `iat` claims, rotates and blacklists refresh tokens,
 /// pages lists two at a time with an absolute `next`, refuses a bad title with
 /// `{"title": ["…"]}` and someone else's todo with 403. What it received is kept for tests to
 /// read, as a server's log would be.
@@ -174,8 +174,9 @@ public final class JWTTodosBackend: Sendable {
   private func issuePair(for userID: Int) -> [String: String] {
     state.withLock { state in
       state.issued += 1
-      let expiry = Date().addingTimeInterval(state.accessLifetime)
-      let access = Self.jwt(expiry: expiry, id: state.issued)
+      let issuedAt = Date()
+      let expiry = issuedAt.addingTimeInterval(state.accessLifetime)
+      let access = Self.jwt(issuedAt: issuedAt, expiry: expiry, id: state.issued)
       let refresh = "refresh-\(state.issued)-\(UUID().uuidString)"
       state.accessTokens[access] = (expiry, userID)
       state.refreshTokens[refresh] = userID
@@ -184,15 +185,15 @@ public final class JWTTodosBackend: Sendable {
   }
 
   /// A token shaped as such backends sign them; the client checks no signature.
-  private static func jwt(expiry: Date, id: Int) -> String {
+  private static func jwt(issuedAt: Date, expiry: Date, id: Int) -> String {
     func part(_ json: String) -> String {
       Data(json.utf8).base64EncodedString()
         .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
         .replacingOccurrences(of: "=", with: "")
     }
-    let exp = Int(expiry.timeIntervalSince1970.rounded(.down))
+    let (iat, exp) = (Int(issuedAt.timeIntervalSince1970), Int(expiry.timeIntervalSince1970.rounded(.down)))
     return part(#"{"alg":"HS256","typ":"JWT"}"#) + "."
-      + part(#"{"token_type":"access","exp":\#(exp),"jti":"\#(id)"}"#)
+      + part(#"{"token_type":"access","exp":\#(exp),"iat":\#(iat),"jti":"\#(id)"}"#)
       + ".c2lnbmF0dXJl"
   }
 
