@@ -62,6 +62,10 @@ struct EndpointURLRequestTests {
       ("with space", "https://h.example/v1/todos/with%20space"),
       ("..", "https://h.example/v1/todos/%2E%2E"),
       (".", "https://h.example/v1/todos/%2E"),
+      // RFC 3986 lets a segment hold `:` and `@`; the other characters it allows are encoded.
+      ("batch:run", "https://h.example/v1/todos/batch:run"),
+      ("ada@example.com", "https://h.example/v1/todos/ada@example.com"),
+      ("a;b=c,d+e!$&'()*", "https://h.example/v1/todos/a%3Bb%3Dc%2Cd%2Be%21%24%26%27%28%29%2A"),
     ]
   )
   func pathSegments(value: String, expected: String) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredSupport
 import LayeredTestSupport
 import NetworkLayer
 import SampleBackend
@@ -63,6 +64,23 @@ struct RedactionByValueTests {
       #expect(!line.contains("pw-98765"), "the password leaked: \(line)")
     }
     #expect(summary.headers["X-Debug"] == "copy <redacted>")
+  }
+
+  @Test("a secret the endpoint names is removed from the log where its path carries it, as a segment")
+  func secretInPathSegment() async throws {
+    let secret = "reset:tok@en 12345"
+    let lines = Locked<[String]>([])
+    let mount = StubHandler.transport(status: 200, body: "{}")
+    let client = URLSessionHTTPClient(
+      baseURL: mount.baseURL, transport: mount,
+      monitors: [ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }])
+    var endpoint = Endpoint<NoContent>(method: .post, path: ["passwords", secret])
+    endpoint.credentials = [secret]
+    _ = try await client.send(endpoint)
+
+    let log = lines.withLock { $0.joined(separator: "\n") }
+    #expect(log.contains("/passwords/"), "the request was logged: \(log)")
+    #expect(!log.contains("tok@en"), "the secret's path form leaked: \(log)")
   }
 
   @Test("an error excerpt cut in the middle of an echoed token keeps none of it")

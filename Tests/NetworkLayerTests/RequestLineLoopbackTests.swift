@@ -33,6 +33,8 @@ struct RequestLineLoopbackTests {
       (["todos", "..", "..", "articles", "today"], "/todos/%2E%2E/%2E%2E/articles/today"),
       (["a/b", "?x=1", "#f"], "/a%2Fb/%3Fx%3D1/%23f"),
       (["%2E%2E", "x"], "/%252E%252E/x"),
+      (["v1", "accounts:signInWithPassword"], "/v1/accounts:signInWithPassword"),
+      (["users", "ada@example.com", "a;b=c"], "/users/ada@example.com/a%3Bb%3Dc"),
     ]
   )
   func segmentsArriveIntact(path: [String], target: String) async throws {

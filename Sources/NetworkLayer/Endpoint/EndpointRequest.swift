@@ -11,7 +11,8 @@ public struct EndpointRequest: Sendable {
   public var method: HTTPMethod
   /// Path segments below the client's base URL. Each element is one segment and is
   /// percent-encoded as such: `"a/b"`, `"../admin"` and `".."` go out as that one segment
-  /// (`a%2Fb`, `..%2Fadmin`, `%2E%2E`), never as a separator or a dot-segment. A server that
+  /// (`a%2Fb`, `..%2Fadmin`, `%2E%2E`), never as a separator or a dot-segment. `:` and `@` go
+  /// out as they are, as servers route by them (`accounts:signInWithPassword`). A server that
   /// decodes the path before routing may still act on them (nginx serves
   /// `/v1/users/%2E%2E/secret` as `/v1/secret`), so validate a segment taken from user input.
   /// No segment may be empty.

@@ -11,7 +11,7 @@ import Foundation
 /// the password of a Basic credential, each cookie's value, an API key), the URL's password,
 /// the values of credential query items, and the values of credential fields in a JSON, form or
 /// multipart body (see ``Redactor`` for what counts as a credential). Each is removed as sent, JSON-escaped
-/// and percent-encoded, and a text cut from a longer one that ends with the start of one loses
+/// and percent-encoded (as a query and as a path segment), and a text cut from a longer one that ends with the start of one loses
 /// that start too.
 ///
 /// Values shorter than ``minimumLength`` are not removed by value: they cannot be told apart
@@ -31,6 +31,7 @@ struct RequestSecrets: Sendable {
     for value in values where value.count >= Self.minimumLength {
       forms.insert(value)
       forms.insert(PercentEncoding.encode(value))
+      forms.insert(PercentEncoding.segment(value))
       // JSON encoders differ on whether `/` is escaped, and an echo of a JSON body inside JSON
       // escapes it twice.
       for escapesSlash in [true, false] {

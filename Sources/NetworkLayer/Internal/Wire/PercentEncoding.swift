@@ -16,13 +16,14 @@ enum PercentEncoding {
     }
   }
 
-  /// Unreserved characters (RFC 3986 §2.3) pass; everything else is percent-encoded as UTF-8.
-  static func encode(_ text: String) -> String {
-    guard text.withUTF8Bytes({ bytes in !bytes.allSatisfy(isUnreserved) }) else { return text }
+  /// Unreserved characters (RFC 3986 §2.3) pass, and so does any byte `passes` accepts;
+  /// everything else is percent-encoded as UTF-8.
+  static func encode(_ text: String, passing passes: (UInt8) -> Bool = isUnreserved) -> String {
+    guard text.withUTF8Bytes({ bytes in !bytes.allSatisfy(passes) }) else { return text }
     var encoded: [UInt8] = []
     encoded.reserveCapacity(text.utf8.count * 3)
     for byte in text.utf8 {
-      if isUnreserved(byte) {
+      if passes(byte) {
         encoded.append(byte)
       } else {
         encoded.append(UInt8(ascii: "%"))
@@ -33,15 +34,23 @@ enum PercentEncoding {
     return String(decoding: encoded, as: UTF8.self)
   }
 
-  /// One path segment. The dot segments are encoded too: left as they are, Foundation and
-  /// servers resolve them against the segments before them, so `["v1", "..", "x"]` would reach
-  /// `/x`. `%2E` is the same character to a server, but not a dot segment.
+  /// One path segment. `:` and `@` stay as they are, as RFC 3986 lets a segment hold them: a
+  /// server may route by them, and Google's APIs answer `accounts%3AsignInWithPassword` with 404.
+  /// The dot segments are encoded too: left as they are, Foundation and servers resolve them
+  /// against the segments before them, so `["v1", "..", "x"]` would reach `/x`. `%2E` is the same
+  /// character to a server, but not a dot segment.
   static func segment(_ segment: String) -> String {
     switch segment {
     case ".": "%2E"
     case "..": "%2E%2E"
-    default: encode(segment)
+    default: encode(segment, passing: isSegmentByte)
     }
+  }
+
+  /// An unreserved byte, `:` or `@`. The other characters RFC 3986 allows in a segment are
+  /// encoded, since servers split on them: `;` starts a Java servlet's path parameter.
+  private static func isSegmentByte(_ byte: UInt8) -> Bool {
+    isUnreserved(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
   }
 
   /// A letter, a digit or one of `-._~`. A comparison, not a table: a static table is an
