@@ -6,6 +6,10 @@ import NetworkLayer
 import SampleBackend
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 @Suite("Paginated lists: page numbers, cursors and Link headers, read page by page")
 struct PagedListTests {
   private struct Item: Decodable, Sendable, Equatable {
@@ -89,6 +93,26 @@ struct PagedListTests {
     #expect(server.lines.withLock { $0 } == ["GET /todos"])
   }
 
+  @Test(
+    "an http next URL on an https API's own host is followed over https, as a server behind a TLS proxy writes it"
+  )
+  func plainNextOnTheAPIsHostGoesOverHTTPS() async throws {
+    let server = PagingServer { page, items, base in
+      // `base` is the server's http URL, which the app reaches over https.
+      (#"{"next":\#(page < 2 ? #""\#(base)/api/todos/?page=2""# : "null"),"results":\#(items)}"#, nil)
+    }
+    let api = try #require(URL(string: "https://" + (server.transport.baseURL.host ?? "")))
+    let recording = RecordingTransport(server.transport)
+    let client = URLSessionHTTPClient(baseURL: api, transport: recording)
+    let first = Endpoint<[Item]>(path: ["api", "todos"]).endingWithSlash().paged(.results())
+    #expect(try await Self.all(from: first, with: client).map(\.id) == [1, 2, 3, 4])
+
+    let host = try #require(api.host)
+    #expect(
+      recording.urls.withLock { $0 } == ["https://\(host)/api/todos/", "https://\(host)/api/todos/?page=2"])
+    #expect(server.lines.withLock { $0 } == ["GET /api/todos/", "GET /api/todos/?page=2"])
+  }
+
   @Test("a cursor is sent back as its query item, next to the list's own query")
   func cursor() async throws {
     let server = PagingServer { page, items, _ in
@@ -146,5 +170,20 @@ struct PagedListTests {
     let first = Endpoint<[Item]>(path: ["todos"]).paged(.linkHeader)
     #expect(try await Self.all(from: first, with: server.client).map(\.id) == [1, 2, 3, 4, 5])
     #expect(server.lines.withLock { $0 } == ["GET /todos", "GET /todos?page=2", "GET /todos?page=3"])
+  }
+}
+
+/// A transport that notes the URL of every request it hands on: the scheme a request leaves with.
+private struct RecordingTransport: HTTPTransport {
+  let urls = Locked<[String]>([])
+  let next: InProcessTransport
+
+  init(_ next: InProcessTransport) {
+    self.next = next
+  }
+
+  func send(_ request: URLRequest) async throws(NetworkError) -> (Data, HTTPURLResponse) {
+    urls.withLock { $0.append(request.url?.absoluteString ?? "") }
+    return try await next.send(request)
   }
 }

@@ -34,8 +34,9 @@ extension Endpoint {
     }
     guard let parts else { throw .invalidURL("base URL must be an absolute http(s) URL") }
     let url: URL
-    if let link = endpoint.link {
-      // A link the API gave may point anywhere, and the request may carry credentials.
+    if let link = endpoint.link.map({ Origin.upgrading($0, toSchemeOf: base) }) {
+      // A link the API gave may point anywhere, and the request may carry credentials. An http
+      // link to an https API's own host goes over https.
       guard Origin(link).isHTTP, Origin(link) == Origin(base) else {
         throw .invalidURL("a link to another origin is not followed")
       }
@@ -70,7 +71,8 @@ extension Endpoint {
 extension Endpoint {
   /// This endpoint sent to `link`, a URL the API gave (a next page), with everything else kept.
   /// A link off the base URL's origin, where the credentials belong, fails with
-  /// ``NetworkError/invalidURL(_:)`` before anything is sent.
+  /// ``NetworkError/invalidURL(_:)`` before anything is sent; a plain `http` link to an `https`
+  /// API's own host is sent over https, as the API is.
   public func following(_ link: URL) -> Self {
     var endpoint = self
     endpoint.request.link = link

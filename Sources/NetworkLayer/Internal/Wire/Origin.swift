@@ -30,5 +30,17 @@ struct Origin: Sendable, Hashable {
     return Origin(url) == self
   }
 
+  /// `link` over https when it is a plain http URL on http's default port and `base` is https; else
+  /// `link` as it is. A server behind a proxy that ends TLS for it often writes its own links as
+  /// http, and a link taken over https instead can only be more private.
+  static func upgrading(_ link: URL, toSchemeOf base: URL) -> URL {
+    guard link.scheme?.lowercased() == "http", base.scheme?.lowercased() == "https",
+      link.port == nil || link.port == 80,
+      var components = URLComponents(url: link, resolvingAgainstBaseURL: false)
+    else { return link }
+    (components.scheme, components.port) = ("https", nil)
+    return components.url ?? link
+  }
+
   private static let defaultPorts = ["http": 80, "https": 443]
 }
