@@ -7,10 +7,6 @@ import NetworkLayer
 import SampleBackend
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// An OAuth 2.0 password-grant auth server, in Auth0's shape, on a host of its own: the login is a
 /// form posted to `/oauth/token`, answered with `{"access_token", "refresh_token", "expires_in",
 /// "token_type"}`, or refused with a 403 whose `error` is a code and whose `error_description` is
@@ -71,16 +67,6 @@ private final class ProfileAPI: InProcessHandler {
       return .json(401, text: #"{"error":"invalid_token"}"#)
     }
     return .json(200, text: #"{"sub":"auth0|1"}"#)
-  }
-}
-
-/// Two in-process servers behind one transport, each on its own host, as the network routes them.
-private struct TwoHosts: HTTPTransport {
-  let api: InProcessTransport
-  let tenant: InProcessTransport
-
-  func send(_ request: URLRequest) async throws(NetworkError) -> (Data, HTTPURLResponse) {
-    request.url?.host == tenant.baseURL.host ? try await tenant.send(request) : try await api.send(request)
   }
 }
 
@@ -145,7 +131,7 @@ struct OAuthBackendTests {
   private static func app(tenant: PasswordGrantTenant, api: ProfileAPI) -> AppContainer {
     let (apiHost, tenantHost) = (InProcessTransport(api), InProcessTransport(tenant))
     var configuration = AppConfiguration(
-      baseURL: apiHost.baseURL, transport: TwoHosts(api: apiHost, tenant: tenantHost))
+      baseURL: apiHost.baseURL, transport: InProcessHosts(apiHost, tenantHost))
     configuration.authContract = PasswordGrantAuthContract(tenant: tenantHost.baseURL)
     return AppContainer(configuration: configuration)
   }

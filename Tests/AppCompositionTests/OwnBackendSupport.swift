@@ -7,6 +7,10 @@ import NetworkLayer
 import SampleBackend
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// What the suites of an app's own backends share: a container on the backend, its answers, and
 /// the checks of a refused login.
 extension AppContainer {
@@ -61,5 +65,22 @@ extension InProcessReply {
   static func json(_ status: Int, text: String) -> InProcessReply {
     .respond(
       InProcessResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8)))
+  }
+}
+
+/// In-process servers behind one transport, each on a host of its own, as the network routes
+/// them: an API and the auth servers its login contract sends to.
+struct InProcessHosts: HTTPTransport {
+  let hosts: [InProcessTransport]
+
+  init(_ hosts: InProcessTransport...) {
+    self.hosts = hosts
+  }
+
+  func send(_ request: URLRequest) async throws(NetworkError) -> (Data, HTTPURLResponse) {
+    guard let host = hosts.first(where: { $0.baseURL.host == request.url?.host }) else {
+      throw .transport(code: URLError.cannotFindHost.rawValue)
+    }
+    return try await host.send(request)
   }
 }

@@ -1,0 +1,185 @@
+import AppComposition
+import DataLayer
+import DomainLayer
+import Foundation
+import LayeredSupport
+import NetworkLayer
+import SampleBackend
+import Testing
+
+/// An auth server in the shape of Firebase Authentication's REST API: a host that signs in, at a
+/// custom-method path with the app's API key in the query, answering the lifetime in seconds as
+/// a string; or that refuses a wrong password with a 400 whose message is a code, not a sentence.
+/// It is also the shape of the host that renews, which takes a form instead.
+private final class TokenHost: InProcessHandler {
+  /// The request line of every request, its query included.
+  let lines = Locked<[String]>([])
+  /// The `Authorization` header of every request, which none of them needs.
+  let presented = Locked<[String?]>([])
+  /// The body of every request, as text.
+  let bodies = Locked<[String]>([])
+  private let answer: @Sendable (String) -> InProcessReply
+
+  init(answer: @escaping @Sendable (_ body: String) -> InProcessReply) {
+    self.answer = answer
+  }
+
+  func handle(_ request: InProcessRequest) async -> InProcessReply {
+    let query = request.query.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
+    lines.withLock { $0.append("\(request.method) \(request.percentEncodedPath)?\(query)") }
+    presented.withLock { $0.append(request.header("Authorization")) }
+    let body = String(decoding: request.body, as: UTF8.self)
+    bodies.withLock { $0.append(body) }
+    return answer(body)
+  }
+}
+
+/// The app's own API on a third host: it takes only the renewed ID token, as if the first had
+/// been revoked.
+private final class DocumentsAPI: InProcessHandler {
+  let presented = Locked<[String?]>([])
+
+  func handle(_ request: InProcessRequest) async -> InProcessReply {
+    presented.withLock { $0.append(request.header("Authorization")) }
+    guard request.header("Authorization") == "Bearer id-token-2" else {
+      return .json(401, text: #"{"error":{"code":401,"status":"UNAUTHENTICATED"}}"#)
+    }
+    return .json(200, text: #"{"documents":[]}"#)
+  }
+}
+
+/// The login contract an app writes for such a backend: each request names its own host.
+private struct FirebaseStyleAuthContract: AuthContract {
+  let signInHost: URL
+  let tokenHost: URL
+  let apiKey: String
+
+  private struct SignIn: Encodable, Sendable {
+    var email: String
+    var password: String
+    var returnSecureToken = true
+  }
+
+  private struct SignedIn: Decodable, Sendable {
+    var idToken: String
+    var refreshToken: String
+    var expiresIn: String
+  }
+
+  private struct Renewed: Decodable, Sendable {
+    var idToken: String
+    var refreshToken: String
+    var expiresIn: String
+
+    enum CodingKeys: String, CodingKey {
+      case idToken = "id_token"
+      case refreshToken = "refresh_token"
+      case expiresIn = "expires_in"
+    }
+  }
+
+  func logIn(username: String, password: String) -> Endpoint<IssuedTokens> {
+    var endpoint = Endpoint<SignedIn>(
+      method: .post, path: ["accounts:signInWithPassword"], query: [URLQueryItem(name: "key", value: apiKey)],
+      body: .json(SignIn(email: username, password: password)))
+    endpoint.baseURL = signInHost
+    return endpoint.map { Self.tokens($0.idToken, $0.refreshToken, lifetime: $0.expiresIn) }
+  }
+
+  func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens> {
+    let form = [
+      URLQueryItem(name: "grant_type", value: "refresh_token"),
+      URLQueryItem(name: "refresh_token", value: tokens.refreshToken),
+    ]
+    var endpoint = Endpoint<Renewed>(
+      method: .post, path: ["token"], query: [URLQueryItem(name: "key", value: apiKey)], body: .form(form))
+    endpoint.baseURL = tokenHost
+    return endpoint.map { Self.tokens($0.idToken, $0.refreshToken, lifetime: $0.expiresIn) }
+  }
+
+  /// A wrong password is a 400 here.
+  var refusedLoginStatuses: Set<Int> { [400] }
+
+  /// The lifetime comes as seconds in a string (`"3600"`).
+  private static func tokens(_ access: String, _ refresh: String, lifetime: String) -> IssuedTokens {
+    IssuedTokens(
+      accessToken: access, refreshToken: refresh,
+      expiry: Double(lifetime).map { .after(seconds: $0) } ?? .unknown)
+  }
+}
+
+@Suite(
+  "A Firebase-style backend: sign-in and renewal each on a host of its own, at custom-method paths",
+  .timeLimit(.minutes(1)))
+struct FirebaseBackendTests {
+  private static let apiKey = "web-api-key-7311"
+
+  private struct Backend {
+    let signIn = TokenHost { body in
+      guard body.contains(#""password":"correct horse""#) else {
+        return .json(
+          400,
+          text:
+            #"{"error":{"code":400,"message":"INVALID_LOGIN_CREDENTIALS","errors":[{"reason":"invalid"}]}}"#)
+      }
+      return .json(200, text: #"{"idToken":"id-token-1","refreshToken":"rt-1","expiresIn":"3600"}"#)
+    }
+    let renewal = TokenHost { body in
+      guard body == "grant_type=refresh_token&refresh_token=rt-1" else {
+        return .json(400, text: #"{"error":{"code":400,"message":"INVALID_REFRESH_TOKEN"}}"#)
+      }
+      return .json(200, text: #"{"id_token":"id-token-2","refresh_token":"rt-2","expires_in":"3600"}"#)
+    }
+    let api = DocumentsAPI()
+
+    /// A container for the API, its login contract on the two token hosts, and its console log.
+    func app() -> (container: AppContainer, log: Locked<[String]>) {
+      let (apiHost, signInHost, tokenHost) = (
+        InProcessTransport(api), InProcessTransport(signIn), InProcessTransport(renewal)
+      )
+      let log = Locked<[String]>([])
+      var configuration = AppConfiguration(
+        baseURL: apiHost.baseURL, transport: InProcessHosts(apiHost, signInHost, tokenHost))
+      configuration.authContract = FirebaseStyleAuthContract(
+        signInHost: signInHost.baseURL.appendingPathComponent("v1"),
+        tokenHost: tokenHost.baseURL.appendingPathComponent("v1"), apiKey: FirebaseBackendTests.apiKey)
+      configuration.monitors = [
+        ConsoleEventMonitor(verbose: true) { line in log.withLock { $0.append(line) } }
+      ]
+      return (AppContainer(configuration: configuration), log)
+    }
+  }
+
+  @Test("the login and the renewal reach their own hosts with the key, and only the API gets the ID token")
+  func eachRequestReachesItsHost() async throws {
+    let backend = Backend()
+    let (container, log) = backend.app()
+    _ = try await container.session.logIn(username: "ada@example.com", password: "correct horse")
+    _ = try await container.authenticatedClient.send(
+      Endpoint<NoContent>(path: ["documents"], requiresAuthentication: true))
+
+    #expect(
+      backend.signIn.lines.withLock { $0 } == ["POST /v1/accounts:signInWithPassword?key=\(Self.apiKey)"])
+    #expect(
+      backend.signIn.bodies.withLock { $0 }
+        == [#"{"email":"ada@example.com","password":"correct horse","returnSecureToken":true}"#])
+    #expect(backend.renewal.lines.withLock { $0 } == ["POST /v1/token?key=\(Self.apiKey)"])
+    #expect(backend.api.presented.withLock { $0 } == ["Bearer id-token-1", "Bearer id-token-2"])
+    #expect(
+      (backend.signIn.presented.withLock { $0 } + backend.renewal.presented.withLock { $0 }) == [nil, nil],
+      "no ID token reached a token host")
+    let text = log.withLock { $0.joined(separator: "\n") }
+    #expect(text.contains("accounts:signInWithPassword"), "the login was logged: \(text)")
+    for secret in [Self.apiKey, "id-token-", "rt-1", "rt-2", "correct horse"] {
+      #expect(!text.contains(secret), "\(secret) reached the log")
+    }
+  }
+
+  @Test("a 400 whose message is a code is a wrong password, shown in the screen's own words")
+  @MainActor
+  func refusedLogin() async {
+    let backend = Backend()
+    await backend.app().container.expectRefusedLogin(username: "ada@example.com", serverMessage: nil)
+    #expect(backend.api.presented.withLock { $0 }.isEmpty)
+  }
+}
