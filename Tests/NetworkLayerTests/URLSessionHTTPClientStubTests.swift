@@ -101,6 +101,9 @@ struct URLSessionHTTPClientStubTests {
       ("application/json", "application/vnd.api+json"),
       ("application/json", "application/hal+json; charset=utf-8"),
       ("application/json", "Application/Problem+JSON"),
+      // An API asked for its own JSON type may answer plain JSON, as GitHub's does.
+      ("application/vnd.github+json", "application/json; charset=utf-8"),
+      ("application/hal+json", "application/problem+json"),
     ]
   )
   func acceptableContentType(accept: String, contentType: String) async throws {

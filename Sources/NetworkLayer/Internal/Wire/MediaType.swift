@@ -1,8 +1,9 @@
 /// A media type such as `application/json`, compared the way HTTP compares them:
 /// case-insensitively, with parameters (`; charset=utf-8`, `; q=0.9`) ignored and with `*`
-/// standing for any type or subtype. `application/json` also admits every type with the `+json`
-/// suffix (RFC 6839): `application/problem+json`, `application/vnd.api+json` and
-/// `application/hal+json` are JSON, and a JSON endpoint reads them.
+/// standing for any type or subtype. A JSON type admits every other: `application/json` and the
+/// types with the `+json` suffix (RFC 6839) such as `application/problem+json`,
+/// `application/vnd.api+json` and `application/hal+json` are all JSON, a JSON endpoint reads
+/// each, and an API asked for its own (`application/vnd.github+json`) may answer `application/json`.
 struct MediaType: Sendable, Hashable {
   let type: String
   let subtype: String
@@ -64,7 +65,12 @@ struct MediaType: Sendable, Hashable {
   func admits(_ other: MediaType) -> Bool {
     guard type == "*" || type == other.type else { return false }
     if subtype == "*" || subtype == other.subtype { return true }
-    return type == "application" && subtype == "json" && other.subtype.hasSuffix("+json")
+    return isJSON && other.isJSON
+  }
+
+  /// Whether this is `application/json` or an application type with the `+json` suffix.
+  private var isJSON: Bool {
+    type == "application" && (subtype == "json" || subtype.hasSuffix("+json"))
   }
 }
 
