@@ -28,6 +28,10 @@ struct RedactionByValueTests {
         "https://h.example/x?password=<redacted>&secret=<redacted>&sig=<redacted>&token=<redacted>#top"
       ),
       ("https://h.example/x?monkey=1&tokenType=bearer", "https://h.example/x?monkey=1&tokenType=bearer"),
+      (
+        "https://h.example/x?appid=owm1234&q=London&auth=fb-id-token&access_key=ak1234&subscription-key=az1234",
+        "https://h.example/x?appid=<redacted>&q=London&auth=<redacted>&access_key=<redacted>&subscription-key=<redacted>"
+      ),
     ]
   )
   func urls(url: String, expected: String) throws {

@@ -79,6 +79,10 @@ struct RedactorTests {
       (#"{"password":{"old":"hunter1","new":"hunter2"},"user":"demo"}"#, ["hunter1", "hunter2"], ["demo"]),
       (#"{"password":12345678,"user":"demo"}"#, ["12345678"], [#""user":"demo""#]),
       (#"{"password":["hunter1","hunter2"],"user":"demo"}"#, ["hunter1", "hunter2"], ["demo"]),
+      (
+        #"{"secretKey":"sk-secret","private_key":"pk-secret","app_key":"ak-secret","sortKey":"title"}"#,
+        ["sk-secret", "pk-secret", "ak-secret"], [#""sortKey":"title""#]
+      ),
     ]
   )
   func jsonFields(body: String, secrets: [String], kept: [String]) throws {

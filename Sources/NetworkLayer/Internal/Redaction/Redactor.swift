@@ -17,10 +17,12 @@ import LayeredSupport
 ///   names followed by `:` or `=`, so a secret cannot slip through a parse failure.
 ///
 /// A credential name is compared without case, `-`, `_` or `.`: it is `key`, `sig`, `pwd`,
-/// `pass`, `access`, `refresh` or `jwt` (the token fields of many JWT backends), or it ends in
-/// `token`, `secret`, `password`, `passwd`, `signature`, `apikey` or `credential(s)`. So
-/// `refreshToken`, `id_token` and `client_secret` are credentials, `tokenType` and
-/// `passwordHint` are not.
+/// `pass`, `access`, `refresh` or `jwt` (the token fields of many JWT backends), `auth`
+/// (Firebase's database takes its ID token so) or `appid` (OpenWeather's key), or it ends in
+/// `token`, `secret`, `password`, `passwd`, `signature`, `credential(s)`, or `apikey`, `appkey`,
+/// `accesskey`, `secretkey`, `privatekey`, `clientkey`, `masterkey` or `subscriptionkey`. So
+/// `refreshToken`, `id_token`, `client_secret` and `access_key` are credentials, `tokenType`,
+/// `passwordHint` and `sortKey` are not.
 ///
 /// An app adds its backend's own names with ``addCredentialNames(_:)`` and
 /// ``addCredentialHeaders(_:)``. What the request itself carried is also removed by value,
@@ -98,10 +100,11 @@ public enum Redactor {
   }
 
   private static let exactCredentialNames: Set<String> = [
-    "key", "sig", "pwd", "pass", "access", "refresh", "jwt",
+    "key", "sig", "pwd", "pass", "access", "refresh", "jwt", "auth", "appid",
   ]
   private static let credentialSuffixes = [
-    "token", "secret", "password", "passwd", "signature", "apikey", "credential", "credentials",
+    "token", "secret", "password", "passwd", "signature", "credential", "credentials",
+    "apikey", "appkey", "accesskey", "secretkey", "privatekey", "clientkey", "masterkey", "subscriptionkey",
   ]
 
   /// `headers` with every credential value replaced.
