@@ -41,7 +41,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   ) {
     self.baseURL = baseURL
     self.baseParts = BaseURLParts(baseURL)
-    self.transport = ClientTransport(transport, credentialOrigin: Origin(baseURL))
+    self.transport = ClientTransport(transport)
     self.interceptors = interceptors
     self.monitors = monitors
     self.defaultDeadline = DeadlineLength(defaultDeadline)

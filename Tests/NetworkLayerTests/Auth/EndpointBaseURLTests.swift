@@ -44,6 +44,38 @@ struct EndpointBaseURLTests {
     }
   }
 
+  @Test(
+    "a login redirected with 307 within its own server is repeated there, body and all, and not to the client's"
+  )
+  func redirectWithinItsOwnServer() async throws {
+    try await Self.withTwoServers { api, elsewhere in
+      let client = URLSessionHTTPClient(baseURL: api.baseURL, transport: api.transport)
+      let login = #"{"username":"ada","password":"pw-own-server-42"}"#
+      func redirected(to target: URL) -> Endpoint<Echo> {
+        var endpoint = Endpoint<Echo>(
+          method: .post, path: ["_probe", "redirect"],
+          query: [
+            URLQueryItem(name: "status", value: "307"),
+            URLQueryItem(name: "to", value: target.absoluteString + "/_probe/echo"),
+          ],
+          body: .data(Data(login.utf8), contentType: "application/json"))
+        endpoint.baseURL = elsewhere.baseURL
+        return endpoint
+      }
+
+      #expect(try await client.send(redirected(to: elsewhere.baseURL)) == Echo(echo: true))
+      let repeated = try await elsewhere.probeLog().received.last
+      #expect(repeated?.path == "/_probe/echo")
+      #expect(repeated?.body == login)
+
+      guard case .failure(.badStatus(307, _)) = await client.outcome(redirected(to: api.baseURL)) else {
+        Issue.record("a login was repeated to the client's origin")
+        return
+      }
+      #expect(try await api.probeLog().received.isEmpty, "the password reached the client's origin")
+    }
+  }
+
   @Test("an authenticated endpoint is signed on the client's origin and refused, unsent, on another")
   func tokenStaysWithTheClientsOrigin() async throws {
     try await Self.withTwoServers { api, elsewhere in

@@ -11,9 +11,8 @@ enum ClientTransport: Sendable {
   case urlSession(URLSessionTransport)
   case other(any HTTPTransport)
 
-  init(_ transport: any HTTPTransport, credentialOrigin: Origin) {
-    if var urlSession = transport as? URLSessionTransport {
-      urlSession.credentialOrigin = credentialOrigin
+  init(_ transport: any HTTPTransport) {
+    if let urlSession = transport as? URLSessionTransport {
       self = .urlSession(urlSession)
     } else {
       self = .other(transport)

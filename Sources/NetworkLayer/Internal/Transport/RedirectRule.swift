@@ -15,7 +15,7 @@ import Foundation
 /// - A target that is not an `http` or `https` URL with a host ends the call with
 ///   `URLError.unsupportedURL`, before anything more is sent. A `Location` that names no URL at
 ///   all leaves the redirect response as the answer, as Apple's Foundation does.
-/// - A redirect that leaves the request's origin (or the API's) carries no credential: every
+/// - A redirect that leaves the request's origin carries no credential: every
 ///   header ``Redactor`` treats as one (`Authorization`, `Proxy-Authorization`, `Cookie`,
 ///   API-key and token headers) is dropped, so a server cannot bounce a request, and the user's
 ///   secrets with it, to a host of its choosing.
@@ -27,8 +27,6 @@ import Foundation
 ///   the fields ``Redactor`` treats as credentials) is not followed: its response is the answer,
 ///   so a server cannot bounce the user's password to a host of its choosing either.
 struct RedirectRule: Sendable {
-  let credentialOrigin: Origin
-
   /// The most redirects one attempt follows, whatever their status; one more ends it with
   /// `URLError.httpTooManyRedirects`. The Fetch standard's limit, and the one
   /// swift-corelibs-foundation applies to the redirects it follows within a task.
@@ -59,8 +57,7 @@ struct RedirectRule: Sendable {
     guard let target = Self.target(of: response) else { return nil }
     guard Origin(target).isHTTP else { throw .transport(code: URLError.unsupportedURL.rawValue) }
     let repeatsRequest = Self.repeatsRequest(response.statusCode)
-    let staysHome =
-      credentialOrigin.contains(target) && original.url.map(Origin.init) == Origin(target)
+    let staysHome = original.url.map(Origin.init) == Origin(target)
     if !staysHome, repeatsRequest, !RequestSecrets.credentialValues(inBodyOf: original).isEmpty {
       return nil
     }

@@ -46,9 +46,6 @@ import LayeredSupport
 /// reason, never with ``NetworkError/cancelled``, which always means the caller cancelled.
 public struct URLSessionTransport: HTTPTransport {
   private let delegating: DelegatingURLSession
-  /// The origin credentials may be sent to; `nil` takes each request's own. The client sets
-  /// its base URL's.
-  var credentialOrigin: Origin?
   /// Whether the session's cookie jar may add its cookies to requests.
   let sendsCookies: Bool
 
@@ -130,7 +127,7 @@ public struct URLSessionTransport: HTTPTransport {
   ) async -> Transfer.Outcome {
     let transfer = Transfer(
       originalRequest: request,
-      redirectRule: RedirectRule(credentialOrigin: credentialOrigin ?? request.url.map(Origin.init) ?? .none),
+      redirectRule: RedirectRule(),
       maximumResponseSize: limit,
       acceptableStatusCodes: acceptable,
       followed: followed,

@@ -16,9 +16,6 @@ struct Origin: Sendable, Hashable {
     self.port = url.port ?? Self.defaultPorts[scheme]
   }
 
-  /// No origin at all: no http(s) URL is on it.
-  static let none = Origin(URL(fileURLWithPath: "/"))
-
   /// Whether this is an `http` or `https` origin with a host: one the transport can send to.
   var isHTTP: Bool {
     (scheme == "http" || scheme == "https") && !host.isEmpty
