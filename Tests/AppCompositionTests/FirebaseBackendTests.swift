@@ -114,6 +114,13 @@ private struct FirebaseStyleAuthContract: AuthContract {
 struct FirebaseBackendTests {
   private static let apiKey = "web-api-key-7311"
 
+  /// The sign-in body as the server's JSON parser reads it, in whatever order its keys came.
+  private struct SignInBody: Decodable, Equatable {
+    var email: String
+    var password: String
+    var returnSecureToken: Bool
+  }
+
   private struct Backend {
     let signIn = TokenHost { body in
       guard body.contains(#""password":"correct horse""#) else {
@@ -160,9 +167,10 @@ struct FirebaseBackendTests {
 
     #expect(
       backend.signIn.lines.withLock { $0 } == ["POST /v1/accounts:signInWithPassword?key=\(Self.apiKey)"])
+    let signIn = try #require(backend.signIn.bodies.withLock { $0.first })
     #expect(
-      backend.signIn.bodies.withLock { $0 }
-        == [#"{"email":"ada@example.com","password":"correct horse","returnSecureToken":true}"#])
+      try JSONDecoder().decode(SignInBody.self, from: Data(signIn.utf8))
+        == SignInBody(email: "ada@example.com", password: "correct horse", returnSecureToken: true))
     #expect(backend.renewal.lines.withLock { $0 } == ["POST /v1/token?key=\(Self.apiKey)"])
     #expect(backend.api.presented.withLock { $0 } == ["Bearer id-token-1", "Bearer id-token-2"])
     #expect(
