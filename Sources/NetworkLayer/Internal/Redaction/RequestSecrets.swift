@@ -10,9 +10,9 @@ import Foundation
 /// Learnt from: the credential of every credential header (a bearer token without its scheme,
 /// the password of a Basic credential, each cookie's value, an API key), the URL's password,
 /// the values of credential query items, and the values of credential fields in a JSON, form or
-/// multipart body (see ``Redactor`` for what counts as a credential). Each is removed as sent, JSON-escaped
-/// and percent-encoded (as a query and as a path segment), and a text cut from a longer one that ends with the start of one loses
-/// that start too.
+/// multipart body (see ``Redactor`` for what counts as a credential). Each is removed as sent,
+/// JSON-escaped, and percent-encoded as a query and as a path segment; and a text cut from a
+/// longer one that ends with the start of one loses that start too.
 ///
 /// Values shorter than ``minimumLength`` are not removed by value: they cannot be told apart
 /// from ordinary text, and removing them would leave little of it. Name-based redaction still

@@ -15,10 +15,11 @@ import Foundation
 /// - A target that is not an `http` or `https` URL with a host ends the call with
 ///   `URLError.unsupportedURL`, before anything more is sent. A `Location` that names no URL at
 ///   all leaves the redirect response as the answer, as Apple's Foundation does.
-/// - A redirect that leaves the request's origin carries no credential: every
-///   header ``Redactor`` treats as one (`Authorization`, `Proxy-Authorization`, `Cookie`,
-///   API-key and token headers) is dropped, so a server cannot bounce a request, and the user's
-///   secrets with it, to a host of its choosing.
+/// - A redirect that leaves the request's origin carries no credential: every header
+///   ``Redactor`` treats as one (`Authorization`, `Proxy-Authorization`, `Cookie`, API-key and
+///   token headers) is dropped, so a server cannot bounce a request, and the user's secrets with
+///   it, to a host of its choosing. Within that origin they stay, even when it is not the API's
+///   (a login contract's own auth server).
 /// - A 301, 302 or 303 after a `POST` goes on as a `GET`, as Foundation makes it, without the
 ///   body and without the headers that described it.
 /// - A 307 or 308 repeats the request as it was: same method, same body. swift-corelibs-foundation

@@ -3,7 +3,8 @@
 /// standing for any type or subtype. A JSON type admits every other: `application/json` and the
 /// types with the `+json` suffix (RFC 6839) such as `application/problem+json`,
 /// `application/vnd.api+json` and `application/hal+json` are all JSON, a JSON endpoint reads
-/// each, and an API asked for its own (`application/vnd.github+json`) may answer `application/json`.
+/// each, and an API asked for its own (`application/vnd.github+json`) may answer with plain
+/// `application/json`.
 struct MediaType: Sendable, Hashable {
   let type: String
   let subtype: String
