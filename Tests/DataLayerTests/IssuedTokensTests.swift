@@ -60,6 +60,22 @@ struct IssuedTokensTests {
         .expiresAt == nil)
   }
 
+  /// An endless expiry would be a date JSON cannot hold: the tokens would never be saved, and a
+  /// relaunched app would be signed out.
+  @Test("a lifetime too long to count is an unknown expiry, and such tokens are kept on disk")
+  func endlessLifetime() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = directory.file("tokens.json")
+    let endless = Self.jwt(payload: #"{"iat":-1e308,"exp":1e308}"#)
+    for expiry in [TokenExpiry.after(seconds: .infinity), .jwt(endless)] {
+      let tokens = IssuedTokens(accessToken: "access-1234", refreshToken: "refresh-1234", expiry: expiry)
+        .tokens(receivedAt: Date())
+      FileTokenStore(fileURL: url).save(tokens)
+      #expect(FileTokenStore(fileURL: url).tokens == tokens, "\(expiry)")
+    }
+  }
+
   @Test("a rotated refresh token replaces the old one; an answer without one keeps it")
   func rotation() {
     let previous = AuthTokens(accessToken: "old", refreshToken: "refresh-1", expiresAt: nil)

@@ -22,11 +22,12 @@ public struct IssuedTokens: Sendable, Hashable {
   }
 
   /// The tokens the session keeps: the expiry as a date, counted from `receivedAt` when the
-  /// answer gave it in seconds, and `previous`'s refresh token when this answer carries none.
+  /// answer gave it in seconds (unknown when the seconds are too many to count), and
+  /// `previous`'s refresh token when this answer carries none.
   public func tokens(receivedAt: Date, replacing previous: AuthTokens? = nil) -> AuthTokens {
     let expiresAt: Date? =
       switch expiry {
-      case .after(let seconds): receivedAt.addingTimeInterval(max(0, seconds))
+      case .after(let seconds): seconds.isFinite ? receivedAt.addingTimeInterval(max(0, seconds)) : nil
       case .at(let date): date
       case .unknown: nil
       }

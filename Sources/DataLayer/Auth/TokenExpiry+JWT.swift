@@ -17,7 +17,7 @@ extension TokenExpiry {
     guard let payload = Data(base64Encoded: base64),
       let claims = try? JSONDecoder().decode(Claims.self, from: payload), let exp = claims.exp, exp.isFinite
     else { return .unknown }
-    if let iat = claims.iat, iat.isFinite, iat <= exp { return .after(seconds: exp - iat) }
+    if let iat = claims.iat, iat <= exp, (exp - iat).isFinite { return .after(seconds: exp - iat) }
     return .at(Date(timeIntervalSince1970: exp))
   }
 
