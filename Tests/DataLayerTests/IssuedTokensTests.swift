@@ -32,7 +32,11 @@ struct IssuedTokensTests {
     let tokens = IssuedTokens(accessToken: token, refreshToken: "r", expiry: .jwt(token)).tokens(
       receivedAt: arrived)
     #expect(tokens.expiresAt == Date(timeIntervalSince1970: 1_300))
-    // An issue time after the expiry says nothing of the lifetime: the moment is kept.
+    // An issue time that is not a number, or after the expiry, says nothing of the lifetime:
+    // the moment is kept.
+    #expect(
+      TokenExpiry.jwt(Self.jwt(payload: #"{"iat":"yesterday","exp":1900000000}"#))
+        == .at(Date(timeIntervalSince1970: 1_900_000_000)))
     #expect(
       TokenExpiry.jwt(Self.jwt(payload: #"{"iat":1900000010,"exp":1900000000}"#))
         == .at(Date(timeIntervalSince1970: 1_900_000_000)))

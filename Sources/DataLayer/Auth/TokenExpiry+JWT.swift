@@ -15,15 +15,15 @@ extension TokenExpiry {
     var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
     base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
     guard let payload = Data(base64Encoded: base64),
-      let claims = try? JSONDecoder().decode(Claims.self, from: payload), let exp = claims.exp, exp.isFinite
+      let exp = (try? JSONDecoder().decode(Expiration.self, from: payload))?.exp, exp.isFinite
     else { return .unknown }
-    if let iat = claims.iat, iat <= exp, (exp - iat).isFinite { return .after(seconds: exp - iat) }
+    let iat = (try? JSONDecoder().decode(IssuedAt.self, from: payload))?.iat
+    if let iat, iat <= exp, (exp - iat).isFinite { return .after(seconds: exp - iat) }
     return .at(Date(timeIntervalSince1970: exp))
   }
 
-  /// The claims read: seconds since 1970 by the server's clock, as RFC 7519 defines them.
-  private struct Claims: Decodable {
-    var exp: Double?
-    var iat: Double?
-  }
+  /// The claims read, each on its own so that one that is not a number spoils no other: seconds
+  /// since 1970 by the server's clock, as RFC 7519 defines them.
+  private struct Expiration: Decodable { var exp: Double? }
+  private struct IssuedAt: Decodable { var iat: Double? }
 }
