@@ -73,6 +73,28 @@ struct EndpointURLRequestTests {
   }
 
   @Test(
+    "a relative link is read from the endpoint's own URL, and one that leaves its origin is not followed",
+    arguments: [
+      ("?page=2", "https://h.example/v1/todos/?page=2"),
+      ("/v1/todos/?page=3", "https://h.example/v1/todos/?page=3"),
+      ("archived/?page=2", "https://h.example/v1/todos/archived/?page=2"),
+      ("//elsewhere.example/v1/todos/?page=2", nil),
+    ]
+  )
+  func relativeLink(link: String, expected: String?) throws {
+    let base = try #require(URL(string: "https://h.example/v1"))
+    let endpoint = Endpoint<[Int]>(path: ["todos"]).endingWithSlash().following(
+      try #require(URL(string: link)))
+    guard let expected else {
+      #expect(throws: NetworkError.invalidURL("a link to another origin is not followed")) {
+        try endpoint.urlRequest(relativeTo: base)
+      }
+      return
+    }
+    #expect(try endpoint.urlRequest(relativeTo: base).url?.absoluteString == expected)
+  }
+
+  @Test(
     "query names and values round-trip exactly, reserved characters included",
     arguments: [
       "a+b", "a&b=c", "100%", "#tag", "why?", "two words", "crème brûlée", "日本", "emoji 🚀", "/slash",

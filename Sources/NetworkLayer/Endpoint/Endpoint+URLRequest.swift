@@ -34,9 +34,15 @@ extension Endpoint {
     }
     guard let parts else { throw .invalidURL("base URL must be an absolute http(s) URL") }
     let url: URL
-    if let link = endpoint.link.map({ Origin.upgrading($0, toSchemeOf: base) }) {
+    if var link = endpoint.link {
+      // A relative link is read from the endpoint's own URL, as a page's body or header means it.
+      if link.scheme == nil {
+        let own = try parts.url(appending: endpoint.path, endsWithSlash: endpoint.endsWithSlash, query: [])
+        link = URL(string: link.relativeString, relativeTo: own)?.absoluteURL ?? link
+      }
       // A link the API gave may point anywhere, and the request may carry credentials. An http
       // link to an https API's own host goes over https.
+      link = Origin.upgrading(link, toSchemeOf: base)
       guard Origin(link).isHTTP, Origin(link) == Origin(base) else {
         throw .invalidURL("a link to another origin is not followed")
       }
@@ -69,8 +75,9 @@ extension Endpoint {
 }
 
 extension Endpoint {
-  /// This endpoint sent to `link`, a URL the API gave (a next page), with everything else kept.
-  /// A link off the base URL's origin, where the credentials belong, fails with
+  /// This endpoint sent to `link`, a URL the API gave (a next page), with everything else kept;
+  /// a relative one (`?page=2`, `/v1/todos?page=2`) is read from the endpoint's own URL. A link
+  /// off the base URL's origin, where the credentials belong, fails with
   /// ``NetworkError/invalidURL(_:)`` before anything is sent; a plain `http` link to an `https`
   /// API's own host is sent over https, as the API is.
   public func following(_ link: URL) -> Self {
