@@ -27,7 +27,7 @@ import Foundation
 ///   leaves the origin with a body holding credentials (a login's password, a refresh token:
 ///   the fields ``Redactor`` treats as credentials) is not followed: its response is the answer,
 ///   so a server cannot bounce the user's password to a host of its choosing either.
-struct RedirectRule: Sendable {
+enum RedirectRule {
   /// The most redirects one attempt follows, whatever their status; one more ends it with
   /// `URLError.httpTooManyRedirects`. The Fetch standard's limit, and the one
   /// swift-corelibs-foundation applies to the redirects it follows within a task.
@@ -50,7 +50,7 @@ struct RedirectRule: Sendable {
   ///
   /// - Throws: ``NetworkError/transport(code:)`` with `URLError.unsupportedURL` for a target
   ///   that is not an `http` or `https` URL with a host.
-  func request(
+  static func request(
     following response: HTTPURLResponse,
     from original: URLRequest,
     proposed: URLRequest

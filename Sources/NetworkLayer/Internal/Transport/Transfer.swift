@@ -58,7 +58,6 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
 
   private let state: Locked<State>
   private let originalRequest: URLRequest
-  private let redirectRule: RedirectRule
   private let limit: Int
   private let acceptable: Range<Int>
   /// Where the calls that cancel the task, or answer Foundation in a way that may cancel it, run.
@@ -74,12 +73,11 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   /// Creates the delegate of one task, of an attempt whose earlier tasks followed `followed`
   /// redirects.
   init(
-    originalRequest: URLRequest, redirectRule: RedirectRule, maximumResponseSize: Int,
+    originalRequest: URLRequest, maximumResponseSize: Int,
     acceptableStatusCodes: Range<Int>, followed: Int, calls: URLSessionCallQueues
   ) {
     state = Locked(State(bodyLimit: maximumResponseSize, followed: followed))
     self.originalRequest = originalRequest
-    self.redirectRule = redirectRule
     self.limit = maximumResponseSize
     self.acceptable = acceptableStatusCodes
     self.calls = calls
@@ -255,7 +253,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       guard followed <= RedirectRule.maximumRedirects else {
         throw .transport(code: URLError.httpTooManyRedirects.rawValue)
       }
-      next = try redirectRule.request(following: response, from: originalRequest, proposed: request)
+      next = try RedirectRule.request(following: response, from: originalRequest, proposed: request)
     } catch {
       finish(.failure(error))
       completionHandler(nil)

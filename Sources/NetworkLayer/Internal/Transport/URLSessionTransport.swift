@@ -127,7 +127,6 @@ public struct URLSessionTransport: HTTPTransport {
   ) async -> Transfer.Outcome {
     let transfer = Transfer(
       originalRequest: request,
-      redirectRule: RedirectRule(),
       maximumResponseSize: limit,
       acceptableStatusCodes: acceptable,
       followed: followed,
