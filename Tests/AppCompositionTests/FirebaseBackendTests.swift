@@ -60,30 +60,27 @@ private struct FirebaseStyleAuthContract: AuthContract {
     var returnSecureToken = true
   }
 
-  private struct SignedIn: Decodable, Sendable {
-    var idToken: String
-    var refreshToken: String
-    var expiresIn: String
-  }
-
-  private struct Renewed: Decodable, Sendable {
+  /// The tokens either host answers with: in camelCase from the sign-in host, in snake_case from
+  /// the renewal host, which its decoder converts.
+  private struct Session: Decodable, Sendable {
     var idToken: String
     var refreshToken: String
     var expiresIn: String
 
-    enum CodingKeys: String, CodingKey {
-      case idToken = "id_token"
-      case refreshToken = "refresh_token"
-      case expiresIn = "expires_in"
+    var issued: IssuedTokens {
+      // The lifetime comes as seconds in a string (`"3600"`).
+      IssuedTokens(
+        accessToken: idToken, refreshToken: refreshToken,
+        expiry: Double(expiresIn).map { .after(seconds: $0) } ?? .unknown)
     }
   }
 
   func logIn(username: String, password: String) -> Endpoint<IssuedTokens> {
-    var endpoint = Endpoint<SignedIn>(
+    var endpoint = Endpoint<Session>(
       method: .post, path: ["accounts:signInWithPassword"], query: [URLQueryItem(name: "key", value: apiKey)],
       body: .json(SignIn(email: username, password: password)))
     endpoint.baseURL = signInHost
-    return endpoint.map { Self.tokens($0.idToken, $0.refreshToken, lifetime: $0.expiresIn) }
+    return endpoint.map(\.issued)
   }
 
   func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens> {
@@ -91,21 +88,17 @@ private struct FirebaseStyleAuthContract: AuthContract {
       URLQueryItem(name: "grant_type", value: "refresh_token"),
       URLQueryItem(name: "refresh_token", value: tokens.refreshToken),
     ]
-    var endpoint = Endpoint<Renewed>(
-      method: .post, path: ["token"], query: [URLQueryItem(name: "key", value: apiKey)], body: .form(form))
+    let snakeCase = JSONDecoder()
+    snakeCase.keyDecodingStrategy = .convertFromSnakeCase
+    var endpoint = Endpoint<Session>(
+      method: .post, path: ["token"], query: [URLQueryItem(name: "key", value: apiKey)], body: .form(form),
+      decoder: snakeCase)
     endpoint.baseURL = tokenHost
-    return endpoint.map { Self.tokens($0.idToken, $0.refreshToken, lifetime: $0.expiresIn) }
+    return endpoint.map(\.issued)
   }
 
   /// A wrong password is a 400 here.
   var refusedLoginStatuses: Set<Int> { [400] }
-
-  /// The lifetime comes as seconds in a string (`"3600"`).
-  private static func tokens(_ access: String, _ refresh: String, lifetime: String) -> IssuedTokens {
-    IssuedTokens(
-      accessToken: access, refreshToken: refresh,
-      expiry: Double(lifetime).map { .after(seconds: $0) } ?? .unknown)
-  }
 }
 
 @Suite(
