@@ -15,22 +15,9 @@ struct EndpointBaseURLTests {
     var echo: Bool
   }
 
-  /// The API the client is for, signed in, and a second server on another origin.
-  private static func withTwoServers(
-    _ body: (_ api: SampleBackendConnection, _ elsewhere: SampleBackendConnection) async throws -> Void
-  ) async throws {
-    try await LoopbackSampleAPI.with { api in
-      try await LoopbackSampleAPI.with { elsewhere in
-        try await body(
-          SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting()),
-          SampleBackendConnection(baseURL: elsewhere.baseURL, session: .loopbackTesting()))
-      }
-    }
-  }
-
   @Test("its path goes under its own base URL's path, on its own server, and a link there is followed")
   func sentToItsOwnServer() async throws {
-    try await Self.withTwoServers { api, elsewhere in
+    try await LoopbackSampleAPI.withTwoOrigins { api, elsewhere in
       let client = URLSessionHTTPClient(baseURL: api.baseURL, transport: api.transport)
       var endpoint = Endpoint<Echo>(method: .post, path: ["echo"], body: .json(["grant": "password"]))
       endpoint.baseURL = elsewhere.baseURL.appendingPathComponent("_probe")
@@ -48,7 +35,7 @@ struct EndpointBaseURLTests {
     "a login redirected with 307 within its own server is repeated there, body and all, and not to the client's"
   )
   func redirectWithinItsOwnServer() async throws {
-    try await Self.withTwoServers { api, elsewhere in
+    try await LoopbackSampleAPI.withTwoOrigins { api, elsewhere in
       let client = URLSessionHTTPClient(baseURL: api.baseURL, transport: api.transport)
       let login = #"{"username":"ada","password":"pw-own-server-42"}"#
       func redirected(to target: URL) -> Endpoint<Echo> {
@@ -78,7 +65,7 @@ struct EndpointBaseURLTests {
 
   @Test("an authenticated endpoint is signed on the client's origin and refused, unsent, on another")
   func tokenStaysWithTheClientsOrigin() async throws {
-    try await Self.withTwoServers { api, elsewhere in
+    try await LoopbackSampleAPI.withTwoOrigins { api, elsewhere in
       try await api.configure(requireAuth: true)
       let interceptor = AuthInterceptor(
         store: InMemoryTokenStore(try await api.login()), refresher: SampleAPIRefresher(connection: api))

@@ -11,33 +11,29 @@ import Testing
 struct RedirectCredentialTests {
   @Test("a redirect to another origin arrives without the bearer token; one to the same origin keeps it")
   func redirectDropsTokenAcrossOrigins() async throws {
-    try await LoopbackSampleAPI.with { api in
-      try await LoopbackSampleAPI.with { elsewhere in
-        let apiConnection = SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting())
-        let elsewhereConnection = SampleBackendConnection(
-          baseURL: elsewhere.baseURL, session: .loopbackTesting())
-        try await apiConnection.configure(requireAuth: true)
-        try await elsewhereConnection.configure(requireAuth: false)
-        let interceptor = AuthInterceptor(
-          store: InMemoryTokenStore(try await apiConnection.login()),
-          refresher: SampleAPIRefresher(connection: apiConnection)
-        )
-        let client = apiConnection.authenticatedClient(interceptor)
+    try await LoopbackSampleAPI.withTwoOrigins { apiConnection, elsewhereConnection in
+      try await apiConnection.configure(requireAuth: true)
+      try await elsewhereConnection.configure(requireAuth: false)
+      let interceptor = AuthInterceptor(
+        store: InMemoryTokenStore(try await apiConnection.login()),
+        refresher: SampleAPIRefresher(connection: apiConnection)
+      )
+      let client = apiConnection.authenticatedClient(interceptor)
 
-        try await apiConnection.inject(
-          .init(path: "/todos/1", status: 307, location: elsewhere.baseURL.absoluteString + "/todos/2")
-        )
-        let foreign = try await client.send(ProtectedEndpoints.todo(1))
-        #expect(foreign.id == 2, "the redirect was followed")
-        #expect(try await elsewhereConnection.counters().authorized == 0, "no token left the API's origin")
+      try await apiConnection.inject(
+        .init(
+          path: "/todos/1", status: 307, location: elsewhereConnection.baseURL.absoluteString + "/todos/2")
+      )
+      let foreign = try await client.send(ProtectedEndpoints.todo(1))
+      #expect(foreign.id == 2, "the redirect was followed")
+      #expect(try await elsewhereConnection.counters().authorized == 0, "no token left the API's origin")
 
-        try await apiConnection.inject(
-          .init(path: "/todos/3", status: 307, location: api.baseURL.absoluteString + "/todos/4")
-        )
-        let local = try await client.send(ProtectedEndpoints.todo(3))
-        #expect(local.id == 4)
-        #expect(try await apiConnection.counters().paths["GET /todos/4"] == 1)
-      }
+      try await apiConnection.inject(
+        .init(path: "/todos/3", status: 307, location: apiConnection.baseURL.absoluteString + "/todos/4")
+      )
+      let local = try await client.send(ProtectedEndpoints.todo(3))
+      #expect(local.id == 4)
+      #expect(try await apiConnection.counters().paths["GET /todos/4"] == 1)
     }
   }
 }

@@ -55,15 +55,11 @@ struct RedirectHeaderTests {
   }
 
   private static func withTwoOrigins(_ body: (TwoOrigins) async throws -> Void) async throws {
-    try await LoopbackSampleAPI.with { api in
-      try await LoopbackSampleAPI.with { elsewhere in
-        let apiConnection = SampleBackendConnection(baseURL: api.baseURL, session: .loopbackTesting())
-        try await body(
-          TwoOrigins(
-            client: URLSessionHTTPClient(baseURL: api.baseURL, transport: apiConnection.transport),
-            api: apiConnection,
-            elsewhere: SampleBackendConnection(baseURL: elsewhere.baseURL, session: .loopbackTesting())))
-      }
+    try await LoopbackSampleAPI.withTwoOrigins { api, elsewhere in
+      try await body(
+        TwoOrigins(
+          client: URLSessionHTTPClient(baseURL: api.baseURL, transport: api.transport), api: api,
+          elsewhere: elsewhere))
     }
   }
 
