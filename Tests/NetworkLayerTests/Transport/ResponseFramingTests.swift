@@ -111,6 +111,27 @@ struct ResponseFramingTests {
     }
   }
 
+  @Test(
+    "a reply that curl reads but Foundation on Linux cannot is a response that cannot be parsed",
+    arguments: [
+      // RFC 9112's grammar wants the space before an empty reason; curl does without it.
+      "HTTP/1.1 200\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]",
+      // RFC 9112 lets a recipient take a bare LF for the end of a line, as curl does.
+      "HTTP/1.1 200 OK\nContent-Type: application/json\nContent-Length: 2\n\n[]",
+    ]
+  )
+  func replyOnlyCurlReads(reply: String) async throws {
+    try await Self.withClient { client in
+      let endpoint = Endpoint<Data>.raw(
+        path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: reply)])
+      // swift-corelibs-foundation's header parser refuses each line, and libcurl then fails the
+      // transfer with no code of its own. When this test fails, Foundation reads them, and the
+      // transport article's sentence on them goes.
+      let result = await client.outcome(endpoint)
+      #expect(result == .failure(.transport(code: URLError.Code.cannotParseResponse.rawValue)))
+    }
+  }
+
   /// A reply, sent byte for byte by the raw probe, and the failure it must end in.
   struct Broken: CustomTestStringConvertible, Sendable {
     var name: String
