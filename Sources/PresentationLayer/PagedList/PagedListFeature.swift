@@ -7,8 +7,10 @@ public import DomainLayer
 /// so a page of the old list can never land on the new one. Load-more is a busy button: ignored
 /// while anything loads, and once the last page is in (``State/hasReachedEnd``). A failed first
 /// page keeps what was shown and says so in ``State/phase``; a failed load-more keeps the list
-/// and its place, so the next tap asks for the same page again.
-public struct PagedListFeature<Item: Sendable & Hashable>: Feature {
+/// and its place, so the next tap asks for the same page again. An item the next page repeats
+/// (paging by offset moves one onto it when an item is added before it) is shown once: its newer
+/// copy replaces the one shown, in its place.
+public struct PagedListFeature<Item: Sendable & Hashable & Identifiable>: Feature {
   /// What the user does on the list.
   public enum Action: Sendable, Hashable {
     /// The screen appeared: loads the first page, the first time only.
@@ -29,7 +31,8 @@ public struct PagedListFeature<Item: Sendable & Hashable>: Feature {
     case loadFailed(message: String)
     /// A load of the next page went out.
     case moreStarted
-    /// The next page arrived: its items join the end of the list.
+    /// The next page arrived: its items join the end of the list, or replace the shown items
+    /// with their identifiers.
     case nextPageReceived(ListPage<Item>)
     /// The next page could not be loaded; the list and its place stay.
     case moreFailed(message: String)
@@ -49,7 +52,7 @@ public struct PagedListFeature<Item: Sendable & Hashable>: Feature {
       case loadFailed(message: String)
     }
 
-    /// Every item of the pages loaded so far, in order.
+    /// Every item of the pages loaded so far, in order; one a later page repeats appears once.
     public var items: [Item] = []
     /// Where the first page stands.
     public var phase: Phase = .idle
@@ -123,7 +126,11 @@ public struct PagedListFeature<Item: Sendable & Hashable>: Feature {
       state.isLoadingMore = true
       state.message = nil
     case .nextPageReceived(let page):
-      state.items += page.items
+      var unseen = Dictionary(page.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      for index in state.items.indices {
+        if let newer = unseen.removeValue(forKey: state.items[index].id) { state.items[index] = newer }
+      }
+      state.items += page.items.filter { unseen.removeValue(forKey: $0.id) != nil }
       state.next = page.next
       state.isLoadingMore = false
     case .moreFailed(let message):

@@ -7,6 +7,20 @@ import Testing
 @Suite("A list read page by page")
 @MainActor
 struct PagedListFeatureTests {
+  /// A row of the list: written as its number, with a title that a later copy may change.
+  struct Row: Sendable, Hashable, Identifiable, ExpressibleByIntegerLiteral {
+    var id: Int
+    var title = ""
+
+    init(id: Int, title: String) {
+      (self.id, self.title) = (id, title)
+    }
+
+    init(integerLiteral id: Int) {
+      self.id = id
+    }
+  }
+
   /// Pages of numbers: the first for `nil`, then one per token; records what was asked for.
   private final class Pages: Sendable {
     let second = PageToken("page 2")
@@ -14,11 +28,11 @@ struct PagedListFeatureTests {
     let requested = Locked<[PageToken?]>([])
     let failures = Locked<[DomainError]>([])
 
-    var first: ListPage<Int> { ListPage(items: [1, 2], next: second) }
-    var secondPage: ListPage<Int> { ListPage(items: [3, 4], next: third) }
-    var lastPage: ListPage<Int> { ListPage(items: [5], next: nil) }
+    var first: ListPage<Row> { ListPage(items: [1, 2], next: second) }
+    var secondPage: ListPage<Row> { ListPage(items: [3, 4], next: third) }
+    var lastPage: ListPage<Row> { ListPage(items: [5], next: nil) }
 
-    func load(_ token: PageToken?) -> OutcomeStream<ListPage<Int>, DomainError> {
+    func load(_ token: PageToken?) -> OutcomeStream<ListPage<Row>, DomainError> {
       requested.withLock { $0.append(token) }
       let failure = failures.withLock { $0.isEmpty ? nil : $0.removeFirst() }
       let page = token == nil ? first : token == second ? secondPage : lastPage
@@ -28,7 +42,7 @@ struct PagedListFeatureTests {
       }
     }
 
-    func feature() -> PagedListFeature<Int> {
+    func feature() -> PagedListFeature<Row> {
       PagedListFeature { [self] token in load(token) }
     }
   }
@@ -36,7 +50,7 @@ struct PagedListFeatureTests {
   /// A store whose list appeared and received the first page, each step asserted.
   private static func storeShowingFirstPage(
     of pages: Pages, sourceLocation: SourceLocation = #_sourceLocation
-  ) async -> TestStore<PagedListFeature<Int>> {
+  ) async -> TestStore<PagedListFeature<Row>> {
     let store = TestStore(pages.feature(), initialState: .init())
     store.send(.appeared, { $0.phase = .loading }, sourceLocation: sourceLocation)
     await store.receive(
@@ -117,5 +131,35 @@ struct PagedListFeatureTests {
     }
     await store.finish()
     #expect(pages.requested.withLock { $0 } == [nil, pages.second, nil, nil])
+  }
+
+  @Test(
+    "an item the next page repeats is shown once, in its newer copy and its first place, as paging by offset repeats one"
+  )
+  func repeatedItemShownOnce() async {
+    let second = PageToken("page 2")
+    // A row was added before row 2 after the first page was read, so the second page, read by
+    // offset, starts with row 2 again, renamed since.
+    let feature = PagedListFeature<Row> { token in
+      .outcome { () async throws(DomainError) in
+        token == nil
+          ? ListPage(items: [1, 2], next: second)
+          : ListPage(items: [Row(id: 2, title: "renamed"), 3], next: nil)
+      }
+    }
+    let store = TestStore(feature, initialState: .init())
+    store.send(.appeared) { $0.phase = .loading }
+    await store.receive {
+      $0.items = [1, 2]
+      $0.next = second
+      $0.phase = .loaded
+    }
+    store.send(.loadMoreTapped) { $0.isLoadingMore = true }
+    await store.receive {
+      $0.items = [1, Row(id: 2, title: "renamed"), 3]
+      $0.next = nil
+      $0.isLoadingMore = false
+    }
+    await store.finish()
   }
 }
