@@ -97,6 +97,43 @@ struct RefusalTests {
         == .failure(.refused(status: 400, message: nil, fieldErrors: ["title": ["Invalid value"]])))
   }
 
+  @Test(
+    "an error wrapped in an error object is read inside it: a list of details, Stripe's param, Google's field violations"
+  )
+  func errorEnvelopes() async {
+    let details =
+      #"{"success":false,"error":{"code":"VALIDATION_FAILED","message":"Invalid input","details":[{"field":"title","message":"is required"}]}}"#
+    #expect(
+      await Self.outcome(status: 400, body: details)
+        == .failure(.refused(status: 400, message: "Invalid input", fieldErrors: ["title": ["is required"]])))
+    let stripe =
+      #"{"error":{"type":"invalid_request_error","message":"Missing required param: title.","param":"title"}}"#
+    #expect(
+      await Self.outcome(status: 400, body: stripe)
+        == .failure(
+          .refused(
+            status: 400, message: "Missing required param: title.",
+            fieldErrors: ["title": ["Missing required param: title."]])))
+    let google =
+      #"{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"title","description":"must not be empty"}]}]}}"#
+    #expect(
+      await Self.outcome(status: 400, body: google)
+        == .failure(
+          .refused(
+            status: 400, message: "Request contains an invalid argument.",
+            fieldErrors: ["title": ["must not be empty"]])))
+    let byField = #"{"error":{"message":"Title is required","fields":{"title":"is required"}}}"#
+    #expect(
+      await Self.outcome(status: 422, body: byField)
+        == .failure(
+          .refused(status: 422, message: "Title is required", fieldErrors: ["title": ["is required"]])))
+    // An envelope that names no field is still a bad status, its sentence read from the excerpt.
+    let sentenceOnly = #"{"error":{"code":"bad_request","message":"Invalid input"}}"#
+    let result = await Self.outcome(status: 400, body: sentenceOnly)
+    #expect(result == .failure(.badStatus(code: 400, bodyExcerpt: sentenceOnly)))
+    if case .failure(let failure) = result { #expect(failure.serverSentence == "Invalid input") }
+  }
+
   @Test("an error body too long for its excerpt still gives the sentence the excerpt holds whole")
   func sentenceOfACutBody() async throws {
     let stripe =

@@ -39,7 +39,8 @@ public struct RefusalFormat: Sendable {
   /// `errors` or `invalid-params`), a list of errors that each name a field (JSON:API's, Spring's,
   /// FastAPI's `detail`, express-validator's), and the `{"title": ["This field may not be
   /// blank."]}` object of many frameworks, with `non_field_errors`, `detail`, `message` or `error`
-  /// as the sentence.
+  /// as the sentence; each also inside an `error` object (Stripe's `param`, Google's field
+  /// violations).
   public static let standard = RefusalFormat { body, response in
     RefusalBody.read(body, contentType: response.value(forHTTPHeaderField: "Content-Type"))
   }

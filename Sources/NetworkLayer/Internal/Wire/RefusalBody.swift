@@ -5,8 +5,10 @@ import Foundation
 /// `detail` or `title`, and per-field `errors` or `invalid-params`); a list of errors that each
 /// name a field (JSON:API's, Spring's, FastAPI's `detail`, express-validator's); and the
 /// `{"title": ["This field may not be blank."]}` object of many frameworks, each field with a list
-/// of messages, and `non_field_errors` or `detail` as the sentence for the whole form. Any other
-/// body stays a bad status with its excerpt.
+/// of messages, and `non_field_errors` or `detail` as the sentence for the whole form. Each is
+/// also read inside an `error` object, the envelope of Stripe's, Google's and many hand-written
+/// APIs' errors, where the envelope itself may name its field (Stripe's `param`) and Google's
+/// `details` list its `fieldViolations`. Any other body stays a bad status with its excerpt.
 ///
 /// Whatever any format reads goes through ``redactingCredentialFields(_:)``: a field whose name is
 /// a credential name (see ``Redactor``) keeps only messages that read as sentences, since anything
@@ -15,11 +17,16 @@ enum RefusalBody {
   /// The sentence and the field errors in `body`; `nil` when the body is not a JSON object that
   /// says anything.
   static func read(_ body: Data, contentType: String?) -> RefusalFormat.Refusal? {
-    guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+    guard let outer = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+    let envelope = outer["error"] as? [String: Any]
+    let object = envelope ?? outer
     let isProblem = contentType.flatMap(MediaType.effective(inContentType:))?.subtype == "problem+json"
     var fieldErrors: [String: [String]] = [:]
     for key in listKeys {
       fieldErrors.merge(fields(in: object[key]), uniquingKeysWith: +)
+    }
+    if let envelope, envelope["param"] is String || envelope["field"] is String {
+      fieldErrors.merge(fields(in: [envelope]), uniquingKeysWith: +)
     }
     if !isProblem {
       for (key, value) in object where !sentenceKeys.contains(key) && !listKeys.contains(key) {
@@ -83,13 +90,15 @@ enum RefusalBody {
   /// Keys whose text is about the whole form in the framework shape, the most specific first.
   private static let sentenceKeys = ["detail", "non_field_errors", "message", "error"]
   /// Keys whose value lists the field errors, in either form ``fields(in:)`` reads; `detail` does
-  /// in FastAPI's 422, and is a sentence elsewhere.
-  private static let listKeys = ["errors", "invalid-params", "invalid_params", "detail"]
+  /// in FastAPI's 422, and is a sentence elsewhere. `details` and `fields` are envelopes' lists.
+  private static let listKeys = ["errors", "invalid-params", "invalid_params", "detail", "details", "fields"]
   /// Keys that name the field in an entry of an error list; the first one present wins.
   private static let entryNameKeys = ["pointer", "name", "field", "path", "param"]
   /// Keys that hold an entry's message: `defaultMessage` is Spring's, `msg` pydantic's and
-  /// express-validator's.
-  private static let entryMessageKeys = ["detail", "reason", "message", "defaultMessage", "msg"]
+  /// express-validator's, `description` Google's.
+  private static let entryMessageKeys = [
+    "detail", "reason", "message", "defaultMessage", "msg", "description",
+  ]
 
   /// Field errors given as `{"field": ["message"]}`, or as a list of entries that each name a
   /// field (see ``fieldName(of:)``) and give a message.
@@ -99,6 +108,8 @@ enum RefusalBody {
     }
     var fields: [String: [String]] = [:]
     for case let entry as [String: Any] in value as? [Any] ?? [] {
+      // Google's `details` hold typed entries; a `BadRequest` lists its fields inside.
+      fields.merge(self.fields(in: entry["fieldViolations"]), uniquingKeysWith: +)
       let message = entryMessageKeys.lazy.compactMap { entry[$0] as? String }.first
       guard let name = fieldName(of: entry), let message else { continue }
       fields[name, default: []].append(message)
