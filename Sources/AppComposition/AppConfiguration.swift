@@ -36,6 +36,10 @@ public struct AppConfiguration: Sendable {
   public var monitors: [any NetworkEventMonitor]
   /// Where tokens and caches live.
   public var storage: Storage
+  /// A store of the app's own for the session's tokens (one on the keychain, say), used in place
+  /// of the one ``storage`` names, which then writes no token file; `nil` by default.
+  /// ``AppContainer/flushStorage()`` does not cover it.
+  public var tokenStore: (any TokenStore)? = nil
   /// How the backend signs in, renews and ends a session; the sample API's by default.
   public var authContract: any AuthContract = SampleAPIAuthContract()
   /// How long before its expiry a token is renewed; a token that lives less than twice as long

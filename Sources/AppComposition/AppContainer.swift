@@ -50,7 +50,7 @@ public final class AppContainer: Sendable {
     self.configuration = configuration
     Redactor.addCredentialNames(configuration.credentialNames)
     Redactor.addCredentialHeaders(configuration.credentialHeaders)
-    let (tokenStore, todoCache, flushStores) = Self.stores(for: configuration.storage)
+    let (tokenStore, todoCache, flushStores) = Self.stores(for: configuration)
     self.flushStores = flushStores
     let plainClient = URLSessionHTTPClient(
       baseURL: configuration.baseURL,
@@ -184,12 +184,15 @@ public final class AppContainer: Sendable {
   }
 
   private static func stores(
-    for storage: AppConfiguration.Storage
+    for configuration: AppConfiguration
   ) -> (any TokenStore, any TodoCache, @Sendable () async -> Void) {
-    switch storage {
-    case .inMemory:
-      return (InMemoryTokenStore(), InMemoryTodoCache(), {})
-    case .directory(let directory):
+    switch (configuration.storage, configuration.tokenStore) {
+    case (.inMemory, let tokenStore):
+      return (tokenStore ?? InMemoryTokenStore(), InMemoryTodoCache(), {})
+    case (.directory(let directory), let tokenStore?):
+      let todoCache = FileTodoCache(fileURL: directory.appendingPathComponent(todoCacheFileName))
+      return (tokenStore, todoCache, { await todoCache.flush() })
+    case (.directory(let directory), nil):
       let tokenStore = FileTokenStore(fileURL: directory.appendingPathComponent(tokenFileName))
       let todoCache = FileTodoCache(fileURL: directory.appendingPathComponent(todoCacheFileName))
       return (

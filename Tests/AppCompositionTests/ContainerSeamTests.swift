@@ -3,6 +3,7 @@ import DataLayer
 import DomainLayer
 import Foundation
 import LayeredTestSupport
+import NetworkLayer
 import SampleBackend
 import Testing
 
@@ -90,6 +91,42 @@ struct ContainerSeamTests {
     let bytes = try #require(
       manager.contents(atPath: directory.path(percentEncoded: false) + "/comments.json"))
     #expect(String(decoding: bytes, as: UTF8.self).contains("kept on disk"))
+  }
+
+  @Test(
+    "an app's own token store holds the session: the login saves there, a relaunch on it is signed in, and no token file is written"
+  )
+  func appTokenStoreHoldsTheSession() async throws {
+    let manager = FileManager.default
+    let directory = manager.temporaryDirectory.appendingPathComponent(
+      "ContainerSeamTests-\(UUID().uuidString)", isDirectory: true)
+    try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? manager.removeItem(at: directory) }
+    let api = SampleAPI()
+    let routes = CommentsRoutes()
+    try routes.register(on: api)
+    let mount = api.transport()
+    let server = SampleBackendConnection(mount)
+    // Stands in for a store on the keychain, which outlives the container.
+    let keychain = InMemoryTokenStore()
+    var configuration = AppConfiguration(
+      baseURL: mount.baseURL, transport: mount, storage: .directory(directory))
+    configuration.tokenStore = keychain
+
+    let first = AppContainer(configuration: configuration)
+    _ = try await first.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+    let saved = try #require(keychain.tokens)
+    await first.flushStorage()
+    let listed = try manager.contentsOfDirectory(atPath: directory.path(percentEncoded: false))
+    #expect(!listed.contains("tokens.json"))
+
+    let relaunched = AppContainer(configuration: configuration)
+    _ = try await RemoteCommentRepository(client: relaunched.authenticatedClient).comments(todoID: 7)
+    #expect(routes.authorizations.withLock { $0 } == ["Bearer \(saved.accessToken)"])
+    #expect(try await server.counters().logins == 1)
+
+    await relaunched.session.logOut()
+    #expect(keychain.tokens == nil)
   }
 }
 
