@@ -98,7 +98,7 @@ struct RefusalTests {
   }
 
   @Test(
-    "an error wrapped in an error object is read inside it: a list of details, Stripe's param, Google's field violations"
+    "an error wrapped in an error object is read inside it: a list of details, Stripe's param, Google's field violations, OData's targets"
   )
   func errorEnvelopes() async {
     let details =
@@ -127,6 +127,17 @@ struct RefusalTests {
       await Self.outcome(status: 422, body: byField)
         == .failure(
           .refused(status: 422, message: "Title is required", fieldErrors: ["title": ["is required"]])))
+    let odata =
+      #"{"error":{"code":"BadArgument","message":"Multiple errors in ContactInfo data","target":"ContactInfo","details":[{"code":"NullValue","target":"PhoneNumber","message":"Phone number must not be null"},{"code":"MalformedValue","target":"Address","message":"Address is not valid"}]}}"#
+    #expect(
+      await Self.outcome(status: 400, body: odata)
+        == .failure(
+          .refused(
+            status: 400, message: "Multiple errors in ContactInfo data",
+            fieldErrors: [
+              "ContactInfo": ["Multiple errors in ContactInfo data"],
+              "PhoneNumber": ["Phone number must not be null"], "Address": ["Address is not valid"],
+            ])))
     // An envelope that names no field is still a bad status, its sentence read from the excerpt.
     let sentenceOnly = #"{"error":{"code":"bad_request","message":"Invalid input"}}"#
     let result = await Self.outcome(status: 400, body: sentenceOnly)

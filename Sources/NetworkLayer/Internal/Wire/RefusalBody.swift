@@ -7,8 +7,8 @@ import Foundation
 /// `{"title": ["This field may not be blank."]}` object of many frameworks, each field with a list
 /// of messages, and `non_field_errors` or `detail` as the sentence for the whole form. Each is
 /// also read inside an `error` object, the envelope of Stripe's, Google's and many hand-written
-/// APIs' errors, where the envelope itself may name its field (Stripe's `param`) and Google's
-/// `details` list its `fieldViolations`. Any other body stays a bad status with its excerpt.
+/// APIs' errors, where the envelope itself may name its field (Stripe's `param`, OData's
+/// `target`) and Google's `details` list its `fieldViolations`. Any other body stays a bad status with its excerpt.
 ///
 /// Whatever any format reads goes through ``redactingCredentialFields(_:)``: a field whose name is
 /// a credential name (see ``Redactor``) keeps only messages that read as sentences, since anything
@@ -25,8 +25,11 @@ enum RefusalBody {
     for key in listKeys {
       fieldErrors.merge(fields(in: object[key]), uniquingKeysWith: +)
     }
-    if let envelope, envelope["param"] is String || envelope["field"] is String {
-      fieldErrors.merge(fields(in: [envelope]), uniquingKeysWith: +)
+    // An envelope may itself be about one field: Stripe's `param`, OData's `target`.
+    if let envelope, let message = envelope["message"] as? String,
+      let field = ["param", "field", "target"].lazy.compactMap({ envelope[$0] as? String }).first
+    {
+      fieldErrors[field, default: []].append(message)
     }
     if !isProblem {
       for (key, value) in object where !sentenceKeys.contains(key) && !listKeys.contains(key) {
@@ -93,7 +96,7 @@ enum RefusalBody {
   /// in FastAPI's 422, and is a sentence elsewhere. `details` and `fields` are envelopes' lists.
   private static let listKeys = ["errors", "invalid-params", "invalid_params", "detail", "details", "fields"]
   /// Keys that name the field in an entry of an error list; the first one present wins.
-  private static let entryNameKeys = ["pointer", "name", "field", "path", "param"]
+  private static let entryNameKeys = ["pointer", "name", "field", "path", "param", "target"]
   /// Keys that hold an entry's message: `defaultMessage` is Spring's, `msg` pydantic's and
   /// express-validator's, `description` Google's.
   private static let entryMessageKeys = [
