@@ -1,7 +1,10 @@
 import DataLayer
 import DomainLayer
+import Foundation
+import LayeredSupport
 import LayeredTestSupport
 import NetworkLayer
+import SampleBackend
 import Testing
 
 @Suite("RemoteSessionRepository")
@@ -47,5 +50,58 @@ struct RemoteSessionRepositoryTests {
       #expect(stack.cache.load() == nil)
       #expect(stack.tokenStore.tokens == nil)
     }
+  }
+
+  /// Tokens, as the sample API's answer writes them, that no request header could carry.
+  struct UnsendableTokens: CustomTestStringConvertible, Sendable {
+    var name: String
+    var access: String
+    var refresh: String
+    var testDescription: String { name }
+  }
+
+  @Test(
+    "a login or refresh answer with tokens no request could carry is refused: nothing is saved and the session stays",
+    arguments: [
+      UnsendableTokens(
+        name: "a line break in the access token", access: #"at-1\r\nX-Injected: yes"#, refresh: "rt-1"),
+      UnsendableTokens(name: "an empty access token", access: "", refresh: "rt-1"),
+      UnsendableTokens(
+        name: "a line feed in the refresh token", access: "at-1", refresh: #"rt-1\nX-Injected: yes"#),
+    ]
+  )
+  func unsendableTokensAreRefused(tokens: UnsendableTokens) async throws {
+    let paths = Locked<[String]>([])
+    let body = #"{"accessToken":"\#(tokens.access)","refreshToken":"\#(tokens.refresh)","expiresIn":3600}"#
+    let server = InProcessTransport(
+      StubHandler { request in
+        paths.withLock { $0.append(request.path) }
+        return .respond(
+          InProcessResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        )
+      })
+    let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: server)
+    let store = InMemoryTokenStore()
+    let sessions = RemoteSessionRepository(
+      client: client, tokenStore: store, sessionEvents: AsyncStream { $0.finish() })
+    let updates = StreamRecorder(sessions.sessionUpdates())
+
+    let login = await Result.of { () async throws(DomainError) in
+      try await sessions.logIn(username: "demo", password: "correct-horse-battery-staple")
+    }
+    #expect(
+      login
+        == .failure(.invalidData(reason: "decoding failed: the answer's tokens cannot be sent in a header")))
+    #expect(store.tokens == nil)
+    #expect(await updates.waitForCount(1) == [.signedOut])
+
+    let held = AuthTokens(accessToken: "at-0", refreshToken: "rt-0", expiresAt: nil, issuedAt: nil)
+    do {
+      _ = try await RemoteTokenRefresher(client: client).refresh(held)
+      Issue.record("the refresh kept tokens no request could carry")
+    } catch {
+      #expect(error == .decodingFailed(path: "", reason: "the answer's tokens cannot be sent in a header"))
+    }
+    #expect(paths.withLock { $0 } == ["/auth/login", "/auth/refresh"])
   }
 }

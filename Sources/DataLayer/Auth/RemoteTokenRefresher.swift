@@ -23,7 +23,8 @@ public struct RemoteTokenRefresher: TokenRefresher {
   }
 
   /// Exchanges `tokens` for new ones: an expiry in seconds is counted from when the answer
-  /// arrived, and a refresh token the answer does not rotate is kept. A session that holds no
+  /// arrived, a refresh token the answer does not rotate is kept, and tokens no request could
+  /// carry fail as `decodingFailed`, which keeps the session. A session that holds no
   /// refresh token (its backend issues none) cannot be renewed: it fails with `unauthorized`
   /// without a request, which ends the session.
   ///
@@ -35,7 +36,7 @@ public struct RemoteTokenRefresher: TokenRefresher {
   public func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
     guard !tokens.refreshToken.isEmpty else { throw .unauthorized }
     // The tokens are removed by value from anything reported, whatever the contract calls them.
-    var request = contract.refresh(tokens)
+    var request = contract.refresh(tokens).refusingUnsendableTokens()
     request.credentials += [tokens.accessToken, tokens.refreshToken]
     return try await client.send(request).tokens(receivedAt: now(), replacing: tokens)
   }

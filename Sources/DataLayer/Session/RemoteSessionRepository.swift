@@ -65,11 +65,12 @@ public final class RemoteSessionRepository: SessionRepository {
   ///   - password: sent only in the login request's body; never stored or put in an error.
   /// - Returns: the signed-in user.
   /// - Throws: `DomainError.invalidCredentials` when the server refuses the login (a status in
-  ///   the contract's `refusedLoginStatuses`), or the `DomainError` for any other failure; the
-  ///   stored tokens and the session are then unchanged.
+  ///   the contract's `refusedLoginStatuses`), or the `DomainError` for any other failure, tokens
+  ///   that no request could carry (empty, or with a line break) included; the stored tokens and
+  ///   the session are then unchanged.
   public func logIn(username: String, password: String) async throws(DomainError) -> User {
     // The password is removed by value from anything reported, whatever the contract calls it.
-    var request = contract.logIn(username: username, password: password)
+    var request = contract.logIn(username: username, password: password).refusingUnsendableTokens()
     request.credentials.append(password)
     let issued: IssuedTokens
     do {
