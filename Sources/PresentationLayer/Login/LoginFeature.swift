@@ -43,7 +43,8 @@ public struct LoginFeature: Feature {
     /// Why the last attempt failed, in words for the user; `nil` when there is nothing to say.
     public var errorMessage: String?
     /// The server's own sentence for the last failure, if it gave one: an app that prefers its
-    /// backend's words shows it in place of ``errorMessage``.
+    /// backend's words shows it in place of ``errorMessage``. A refusal with only field errors
+    /// gives their messages, since this form has no place for each field's.
     public var serverMessage: String?
 
     /// Creates the empty form.
@@ -89,10 +90,16 @@ public struct LoginFeature: Feature {
         await effects.follow(
           logIn(username: username, password: password),
           onValue: { .apply(.loginSucceeded, emitting: .loggedIn($0)) },
-          onFailure: { .apply(.loginFailed(message: $0.message, serverMessage: $0.serverMessage)) }
+          onFailure: { .apply(.loginFailed(message: $0.message, serverMessage: Self.serverWords($0))) }
         )
       }
     }
+  }
+
+  /// The server's sentence, else its field errors' messages in the fields' order.
+  private static func serverWords(_ error: DomainError) -> String? {
+    let fieldMessages = error.fieldErrors.sorted { $0.key < $1.key }.flatMap(\.value)
+    return error.serverMessage ?? (fieldMessages.isEmpty ? nil : fieldMessages.joined(separator: " "))
   }
 
   /// Folds one side effect into the form.

@@ -65,6 +65,27 @@ struct LoginViewModelTests {
     await store.finish()
   }
 
+  @Test(
+    "a login refused with field errors only gives their messages as the server's words, since the form has no place for each field's"
+  )
+  func fieldErrorsBecomeTheServersWords() async {
+    let refusal = DomainError.rejected(
+      message: nil,
+      fieldErrors: [
+        "email": ["Enter a valid email address."], "client_id": ["Unknown client.", "Update the app."],
+      ])
+    let (store, _) = store([.failure(refusal)])
+    type(store, "demo", "pw")
+    store.send(.logInTapped) { $0.isLoggingIn = true }
+    await store.receive {
+      $0.isLoggingIn = false
+      $0.errorMessage = refusal.message
+      $0.serverMessage = "Unknown client. Update the app. Enter a valid email address."
+    }
+    #expect(store.state.username == "demo" && store.state.password == "pw")
+    await store.finish()
+  }
+
   @Test("seed scenario 1: wrong password, then offline, then a 500; the next tap still logs in")
   func seedScenario1() async {
     let failures: [DomainError] = [.invalidCredentials, .offline, .server(status: 500)]
