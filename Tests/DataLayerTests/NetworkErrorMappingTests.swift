@@ -1,6 +1,7 @@
 import DataLayer
 import DomainLayer
 import Foundation
+import LayeredTestSupport
 import NetworkLayer
 import Testing
 
@@ -76,6 +77,31 @@ struct NetworkErrorMappingTests {
     guard case .invalidData = network.domainError else {
       Issue.record("\(network) should be invalid data")
       return
+    }
+  }
+
+  @Test(
+    "a refusal's field errors are keyed by the domain's names for the fields a repository names, the server's for the rest"
+  )
+  func fieldNamesOfTheDomain() async {
+    // ASP.NET Core's validation problem: property names as the model spells them.
+    let body =
+      #"{"type":"https://tools.ietf.org/html/rfc9110#section-15.5.1","title":"One or more validation errors occurred.","status":400,"errors":{"Content":["The Content field is required."],"DueDate":["The DueDate field is not a date."]}}"#
+    let server = StubHandler.transport(status: 400, body: body, contentType: "application/problem+json")
+    let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: server)
+    let create = Endpoint<NoContent>(method: .post, path: ["tasks"], body: .json(["Content": ""]))
+    do {
+      _ = try await client.sendTranslatingErrors(create, fieldNames: ["Content": "title"])
+      Issue.record("the refusal was not thrown")
+    } catch {
+      #expect(
+        error
+          == .rejected(
+            message: "One or more validation errors occurred.",
+            fieldErrors: [
+              "title": ["The Content field is required."], "DueDate": ["The DueDate field is not a date."],
+            ]
+          ))
     }
   }
 }

@@ -25,10 +25,23 @@ extension HTTPClient {
   public func sendTranslatingErrors<Response>(
     _ endpoint: Endpoint<Response>
   ) async throws(DomainError) -> Response {
+    try await sendTranslatingErrors(endpoint, fieldNames: [:])
+  }
+
+  /// ``sendTranslatingErrors(_:)``, with a refusal's field errors keyed by the domain's names:
+  /// `fieldNames` maps a field as the backend names it (`content`, ASP.NET's `Title`) to the
+  /// domain's (`title`), and a field it does not name keeps the backend's name.
+  public func sendTranslatingErrors<Response>(
+    _ endpoint: Endpoint<Response>, fieldNames: [String: String]
+  ) async throws(DomainError) -> Response {
     do {
       return try await send(endpoint)
     } catch {
-      throw error.domainError
+      let domain = error.domainError
+      guard case .rejected(let message, let fieldErrors) = domain, !fieldNames.isEmpty else { throw domain }
+      var named: [String: [String]] = [:]
+      for (field, messages) in fieldErrors { named[fieldNames[field] ?? field, default: []] += messages }
+      throw .rejected(message: message, fieldErrors: named)
     }
   }
 }

@@ -60,7 +60,8 @@ public struct RemoteTodoRepository: TodoRepository {
   /// - Throws: the `DomainError` for the network failure, or `DomainError.invalidData(reason:)`
   ///   when the server's todo breaks an invariant; the cache is then left as it was.
   public func createTodo(title: String) async throws(DomainError) -> Todo {
-    let todo = try await client.sendTranslatingErrors(TodoEndpoints.create(title: title)).toDomain()
+    let create = TodoEndpoints.create(title: title)
+    let todo = try await client.sendTranslatingErrors(create, fieldNames: TodoEndpoints.fieldNames).toDomain()
     cache.update { cached in (cached ?? []).filter { $0.id != todo.id } + [todo] }
     return todo
   }

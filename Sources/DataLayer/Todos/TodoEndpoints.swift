@@ -30,6 +30,10 @@ enum TodoEndpoints {
     return list.paged(.results())
   }
 
+  /// The domain's name for each field this API can refuse, by the API's name for it: a backend
+  /// that calls the title `content` maps `"content": "title"` here.
+  static let fieldNames = ["title": "title"]
+
   /// `POST /todos`: creates a todo. Not idempotent, so never retried automatically: a retry after
   /// a lost response could create it twice.
   static func create(title: String) -> Endpoint<TodoDTO> {

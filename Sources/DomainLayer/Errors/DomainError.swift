@@ -10,7 +10,7 @@ public enum DomainError: Error, Sendable, Hashable {
   /// What the user entered cannot be used; `message` says why, in words for them. Nothing was sent.
   case invalidInput(message: String)
   /// The server would not take what was sent, and said why: its sentence for the whole form, if
-  /// any, and its complaints about each field, keyed by the field's name as the server calls it.
+  /// any, and its complaints about each field, keyed by the domain's name for it, else the server's.
   case rejected(message: String?, fieldErrors: [String: [String]])
   /// The device could not reach the server at all.
   case offline
