@@ -72,9 +72,7 @@ struct ContainerSeamTests {
   @Test("a store built on a feature's file writes that file, on disk, in the container's directory")
   func storageFileIsWhereAStoreWrites() async throws {
     let manager = FileManager.default
-    let directory = manager.temporaryDirectory.appendingPathComponent(
-      "ContainerSeamTests-\(UUID().uuidString)", isDirectory: true)
-    try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Self.newDirectory()
     defer { try? manager.removeItem(at: directory) }
     let container = AppContainer(
       configuration: AppConfiguration(
@@ -98,9 +96,7 @@ struct ContainerSeamTests {
   )
   func appTokenStoreHoldsTheSession() async throws {
     let manager = FileManager.default
-    let directory = manager.temporaryDirectory.appendingPathComponent(
-      "ContainerSeamTests-\(UUID().uuidString)", isDirectory: true)
-    try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Self.newDirectory()
     defer { try? manager.removeItem(at: directory) }
     let api = SampleAPI()
     let routes = CommentsRoutes()
@@ -127,6 +123,14 @@ struct ContainerSeamTests {
 
     await relaunched.session.logOut()
     #expect(keychain.tokens == nil)
+  }
+
+  /// A new, empty directory of this test's own.
+  private static func newDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ContainerSeamTests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
   }
 }
 

@@ -101,14 +101,10 @@ struct ResponseFramingTests {
     ]
   )
   func unreadableReply(reply: String) async throws {
-    try await Self.withClient { client in
-      let endpoint = Endpoint<Data>.raw(
-        path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: reply)])
-      // libcurl calls each an unsupported protocol, and swift-corelibs-foundation an unsupported
-      // URL, which would send a developer looking at a URL that is fine.
-      let result = await client.outcome(endpoint)
-      #expect(result == .failure(.transport(code: URLError.Code.cannotParseResponse.rawValue)))
-    }
+    // libcurl calls each an unsupported protocol, and swift-corelibs-foundation an unsupported
+    // URL, which would send a developer looking at a URL that is fine.
+    let result = try await Self.outcome(ofRawReply: reply)
+    #expect(result == .failure(.transport(code: URLError.Code.cannotParseResponse.rawValue)))
   }
 
   @Test(
@@ -121,15 +117,11 @@ struct ResponseFramingTests {
     ]
   )
   func replyOnlyCurlReads(reply: String) async throws {
-    try await Self.withClient { client in
-      let endpoint = Endpoint<Data>.raw(
-        path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: reply)])
-      // swift-corelibs-foundation's header parser refuses each line, and libcurl then fails the
-      // transfer with no code of its own. When this test fails, Foundation reads them, and the
-      // transport article's sentence on them goes.
-      let result = await client.outcome(endpoint)
-      #expect(result == .failure(.transport(code: URLError.Code.cannotParseResponse.rawValue)))
-    }
+    // swift-corelibs-foundation's header parser refuses each line, and libcurl then fails the
+    // transfer with no code of its own. When this test fails, Foundation reads them, and the
+    // transport article's sentence on them goes.
+    let result = try await Self.outcome(ofRawReply: reply)
+    #expect(result == .failure(.transport(code: URLError.Code.cannotParseResponse.rawValue)))
   }
 
   /// A reply, sent byte for byte by the raw probe, and the failure it must end in.
@@ -167,12 +159,18 @@ struct ResponseFramingTests {
     ]
   )
   func uncodedFailure(broken: Broken) async throws {
-    try await Self.withClient { client in
-      let endpoint = Endpoint<Data>.raw(
-        path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: broken.reply)])
-      let result = await client.outcome(endpoint)
-      #expect(result == .failure(.transport(code: broken.failure.rawValue)))
+    let result = try await Self.outcome(ofRawReply: broken.reply)
+    #expect(result == .failure(.transport(code: broken.failure.rawValue)))
+  }
+
+  /// What the client makes of `reply`, sent byte for byte by the raw probe.
+  private static func outcome(ofRawReply reply: String) async throws -> Result<Data, NetworkError> {
+    var result = Result<Data, NetworkError>.failure(.cancelled)
+    try await withClient { client in
+      result = await client.outcome(
+        .raw(path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: reply)]))
     }
+    return result
   }
 
   private static func withClient(_ body: (URLSessionHTTPClient) async throws -> Void) async throws {
