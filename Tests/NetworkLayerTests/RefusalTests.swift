@@ -138,6 +138,12 @@ struct RefusalTests {
               "ContactInfo": ["Multiple errors in ContactInfo data"],
               "PhoneNumber": ["Phone number must not be null"], "Address": ["Address is not valid"],
             ])))
+    // Bare messages under `details` stay what they were before envelopes were read.
+    let bare = #"{"message":"Invalid input","details":["title is required"]}"#
+    #expect(
+      await Self.outcome(status: 400, body: bare)
+        == .failure(
+          .refused(status: 400, message: "Invalid input", fieldErrors: ["details": ["title is required"]])))
     // An envelope that names no field is still a bad status, its sentence read from the excerpt.
     let sentenceOnly = #"{"error":{"code":"bad_request","message":"Invalid input"}}"#
     let result = await Self.outcome(status: 400, body: sentenceOnly)

@@ -22,7 +22,7 @@ enum RefusalBody {
     let object = envelope ?? outer
     let isProblem = contentType.flatMap(MediaType.effective(inContentType:))?.subtype == "problem+json"
     var fieldErrors: [String: [String]] = [:]
-    for key in listKeys {
+    for key in listKeys + envelopeListKeys {
       fieldErrors.merge(fields(in: object[key]), uniquingKeysWith: +)
     }
     // An envelope may itself be about one field: Stripe's `param`, OData's `target`.
@@ -93,8 +93,11 @@ enum RefusalBody {
   /// Keys whose text is about the whole form in the framework shape, the most specific first.
   private static let sentenceKeys = ["detail", "non_field_errors", "message", "error"]
   /// Keys whose value lists the field errors, in either form ``fields(in:)`` reads; `detail` does
-  /// in FastAPI's 422, and is a sentence elsewhere. `details` and `fields` are envelopes' lists.
-  private static let listKeys = ["errors", "invalid-params", "invalid_params", "detail", "details", "fields"]
+  /// in FastAPI's 422, and is a sentence elsewhere.
+  private static let listKeys = ["errors", "invalid-params", "invalid_params", "detail"]
+  /// Keys under which envelopes list their field errors. Unlike ``listKeys``, a list of bare
+  /// messages under one of them is still a field of that name, as it was before they were read.
+  private static let envelopeListKeys = ["details", "fields"]
   /// Keys that name the field in an entry of an error list; the first one present wins.
   private static let entryNameKeys = ["pointer", "name", "field", "path", "param", "target"]
   /// Keys that hold an entry's message: `defaultMessage` is Spring's, `msg` pydantic's and
