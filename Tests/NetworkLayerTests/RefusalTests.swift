@@ -98,7 +98,7 @@ struct RefusalTests {
   }
 
   @Test(
-    "an error wrapped in an error object is read inside it: a list of details, Stripe's param, Google's field violations, OData's targets"
+    "an error wrapped in an error object is read inside it: a list of details, Stripe's param, Google's field violations, OData's targets, Strapi's paths"
   )
   func errorEnvelopes() async {
     let details =
@@ -138,6 +138,20 @@ struct RefusalTests {
               "ContactInfo": ["Multiple errors in ContactInfo data"],
               "PhoneNumber": ["Phone number must not be null"], "Address": ["Address is not valid"],
             ])))
+    let strapi =
+      #"{"data":null,"error":{"status":400,"name":"ValidationError","message":"2 errors occurred","details":{"errors":[{"path":["title"],"message":"title must be defined.","name":"ValidationError"},{"path":["owner","name"],"message":"name is too short","name":"ValidationError"}]}}}"#
+    #expect(
+      await Self.outcome(status: 400, body: strapi)
+        == .failure(
+          .refused(
+            status: 400, message: "2 errors occurred",
+            fieldErrors: ["title": ["title must be defined."], "owner.name": ["name is too short"]])))
+    // An envelope that says nothing leaves the body around it to be read, as before.
+    let beside = #"{"error":{"code":"E_VALIDATION"},"title":["This field may not be blank."]}"#
+    #expect(
+      await Self.outcome(status: 400, body: beside)
+        == .failure(
+          .refused(status: 400, message: nil, fieldErrors: ["title": ["This field may not be blank."]])))
     // Bare messages under `details` stay what they were before envelopes were read.
     let bare = #"{"message":"Invalid input","details":["title is required"]}"#
     #expect(

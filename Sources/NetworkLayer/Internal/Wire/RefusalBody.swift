@@ -6,9 +6,10 @@ import Foundation
 /// name a field (JSON:API's, Spring's, FastAPI's `detail`, express-validator's); and the
 /// `{"title": ["This field may not be blank."]}` object of many frameworks, each field with a list
 /// of messages, and `non_field_errors` or `detail` as the sentence for the whole form. Each is
-/// also read inside an `error` object, the envelope of Stripe's, Google's and many hand-written
-/// APIs' errors, where the envelope itself may name its field (Stripe's `param`, OData's
-/// `target`) and Google's `details` list its `fieldViolations`. Any other body stays a bad status with its excerpt.
+/// also read inside an `error` object, the envelope of Stripe's, Google's, Strapi's and many
+/// hand-written APIs' errors, where the envelope itself may name its field (Stripe's `param`,
+/// OData's `target`), Google's `details` list its `fieldViolations` and Strapi's hold `errors`
+/// located by `path`. Any other body stays a bad status with its excerpt.
 ///
 /// Whatever any format reads goes through ``redactingCredentialFields(_:)``: a field whose name is
 /// a credential name (see ``Redactor``) keeps only messages that read as sentences, since anything
@@ -18,16 +19,27 @@ enum RefusalBody {
   /// says anything.
   static func read(_ body: Data, contentType: String?) -> RefusalFormat.Refusal? {
     guard let outer = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
-    let envelope = outer["error"] as? [String: Any]
-    let object = envelope ?? outer
     let isProblem = contentType.flatMap(MediaType.effective(inContentType:))?.subtype == "problem+json"
+    // What an `error` envelope says comes first; one that says nothing leaves the body around it.
+    if let envelope = outer["error"] as? [String: Any],
+      let refusal = read(envelope, isProblem: isProblem, isEnvelope: true)
+    {
+      return refusal
+    }
+    return read(outer, isProblem: isProblem, isEnvelope: false)
+  }
+
+  /// The sentence and the field errors in one JSON object: the body, or its `error` envelope.
+  private static func read(_ object: [String: Any], isProblem: Bool, isEnvelope: Bool) -> RefusalFormat
+    .Refusal?
+  {
     var fieldErrors: [String: [String]] = [:]
     for key in listKeys + envelopeListKeys {
       fieldErrors.merge(fields(in: object[key]), uniquingKeysWith: +)
     }
     // An envelope may itself be about one field: Stripe's `param`, OData's `target`.
-    if let envelope, let message = envelope["message"] as? String,
-      let field = ["param", "field", "target"].lazy.compactMap({ envelope[$0] as? String }).first
+    if isEnvelope, let message = object["message"] as? String,
+      let field = ["param", "field", "target"].lazy.compactMap({ object[$0] as? String }).first
     {
       fieldErrors[field, default: []].append(message)
     }
@@ -109,6 +121,10 @@ enum RefusalBody {
   /// Field errors given as `{"field": ["message"]}`, or as a list of entries that each name a
   /// field (see ``fieldName(of:)``) and give a message.
   private static func fields(in value: Any?) -> [String: [String]] {
+    // Strapi's `details` hold the list under `errors`.
+    if let object = value as? [String: Any], let list = object["errors"] as? [Any] {
+      return fields(in: list)
+    }
     if let object = value as? [String: Any] {
       return object.compactMapValues(strings)
     }
@@ -123,10 +139,18 @@ enum RefusalBody {
     return fields
   }
 
-  /// The field an error entry is about: a name or a JSON pointer (JSON:API's is under `source`),
-  /// which loses its `#/`, `/data/attributes/` or `/`; or pydantic's `loc`, without the part of
-  /// the request it names (`["body", "address", "city"]` is `address.city`).
+  /// The field an error entry is about: pydantic's `loc` or Strapi's `path` as a list, without the
+  /// part of the request it names (`["body", "address", "city"]` is `address.city`); else a name
+  /// or a JSON pointer (JSON:API's is under `source`), which loses its `#/`, `/data/attributes/`
+  /// or `/`.
   private static func fieldName(of entry: [String: Any]) -> String? {
+    if let location = entry["loc"] as? [Any] ?? entry["path"] as? [Any] {
+      // Names and list indexes only: anything else in a location is not a field's name.
+      let steps = location.map { step in step as? String ?? (step as? Int).map(String.init) }
+      guard !steps.contains(nil) else { return nil }
+      let path = steps.compactMap { $0 }.drop { ["body", "query", "path", "header", "cookie"].contains($0) }
+      return path.isEmpty ? nil : path.joined(separator: ".")
+    }
     let source = entry["source"] as? [String: Any] ?? [:]
     let named =
       entryNameKeys.lazy.compactMap { entry[$0] as? String }.first
@@ -137,12 +161,7 @@ enum RefusalBody {
       }
       return named
     }
-    guard let location = entry["loc"] as? [Any] else { return nil }
-    // Names and list indexes only: anything else in a location is not a field's name.
-    let steps = location.map { step in step as? String ?? (step as? Int).map(String.init) }
-    guard !steps.contains(nil) else { return nil }
-    let path = steps.compactMap { $0 }.drop { ["body", "query", "path", "header", "cookie"].contains($0) }
-    return path.isEmpty ? nil : path.joined(separator: ".")
+    return nil
   }
 
   /// A message, or a list of them.
