@@ -45,6 +45,13 @@ struct RefusalTests {
           .refused(
             status: 400, message: "Your request parameters didn't validate.",
             fieldErrors: ["age": ["must be a positive integer"]])))
+    // An extension member called `error` is not an envelope in problem details.
+    let extended =
+      #"{"title":"Invalid","detail":"The todo is invalid.","error":{"code":"E42"},"errors":{"title":["is blank"]}}"#
+    #expect(
+      await Self.outcome(status: 400, body: extended, contentType: "application/problem+json")
+        == .failure(
+          .refused(status: 400, message: "The todo is invalid.", fieldErrors: ["title": ["is blank"]])))
     let byField = #"{"title":"Conflict","errors":{"title":["is taken"]}}"#
     #expect(
       await Self.outcome(status: 409, body: byField, contentType: "application/problem+json")

@@ -21,7 +21,8 @@ enum RefusalBody {
     guard let outer = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
     let isProblem = contentType.flatMap(MediaType.effective(inContentType:))?.subtype == "problem+json"
     // What an `error` envelope says comes first; one that says nothing leaves the body around it.
-    if let envelope = outer["error"] as? [String: Any],
+    // Problem details are an envelope of their own: an `error` member there is an extension.
+    if !isProblem, let envelope = outer["error"] as? [String: Any],
       let refusal = read(envelope, isProblem: isProblem, isEnvelope: true)
     {
       return refusal
