@@ -36,8 +36,8 @@ public struct RemoteTokenRefresher: TokenRefresher {
   public func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
     guard !tokens.refreshToken.isEmpty else { throw .unauthorized }
     // The tokens are removed by value from anything reported, whatever the contract calls them.
-    var request = contract.refresh(tokens).refusingUnsendableTokens()
+    var request = contract.refresh(tokens)
     request.credentials += [tokens.accessToken, tokens.refreshToken]
-    return try await client.send(request).tokens(receivedAt: now(), replacing: tokens)
+    return try await client.send(request).sendable().tokens(receivedAt: now(), replacing: tokens)
   }
 }

@@ -70,11 +70,11 @@ public final class RemoteSessionRepository: SessionRepository {
   ///   the session are then unchanged.
   public func logIn(username: String, password: String) async throws(DomainError) -> User {
     // The password is removed by value from anything reported, whatever the contract calls it.
-    var request = contract.logIn(username: username, password: password).refusingUnsendableTokens()
+    var request = contract.logIn(username: username, password: password)
     request.credentials.append(password)
     let issued: IssuedTokens
     do {
-      issued = try await client.send(request)
+      issued = try await client.send(request).sendable()
     } catch let error where error.status.map(contract.refusedLoginStatuses.contains) ?? false {
       throw .invalidCredentials(serverMessage: contract.refusedLoginMessage(error))
     } catch {
