@@ -186,15 +186,15 @@ public final class AppContainer: Sendable {
   private static func stores(
     for configuration: AppConfiguration
   ) -> (any TokenStore, any TodoCache, @Sendable () async -> Void) {
-    switch (configuration.storage, configuration.tokenStore) {
-    case (.inMemory, let tokenStore):
-      return (tokenStore ?? InMemoryTokenStore(), InMemoryTodoCache(), {})
-    case (.directory(let directory), let tokenStore?):
+    switch configuration.storage {
+    case .inMemory:
+      return (configuration.tokenStore ?? InMemoryTokenStore(), InMemoryTodoCache(), {})
+    case .directory(let directory):
       let todoCache = FileTodoCache(fileURL: directory.appendingPathComponent(todoCacheFileName))
-      return (tokenStore, todoCache, { await todoCache.flush() })
-    case (.directory(let directory), nil):
+      if let tokenStore = configuration.tokenStore {
+        return (tokenStore, todoCache, { await todoCache.flush() })
+      }
       let tokenStore = FileTokenStore(fileURL: directory.appendingPathComponent(tokenFileName))
-      let todoCache = FileTodoCache(fileURL: directory.appendingPathComponent(todoCacheFileName))
       return (
         tokenStore, todoCache,
         {

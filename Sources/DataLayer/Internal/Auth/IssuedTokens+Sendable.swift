@@ -6,8 +6,7 @@ extension IssuedTokens {
   /// that answers so is broken or hostile; failing here saves nothing and keeps the session as
   /// it was.
   func sendable() throws(NetworkError) -> IssuedTokens {
-    let tokens = [accessToken] + (refreshToken.map { [$0] } ?? [])
-    let hasControl = tokens.contains {
+    let hasControl = [accessToken, refreshToken ?? ""].contains {
       $0.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
     guard !accessToken.isEmpty, !hasControl else {

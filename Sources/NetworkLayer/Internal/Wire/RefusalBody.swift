@@ -23,7 +23,7 @@ enum RefusalBody {
     // What an `error` envelope says comes first; one that says nothing leaves the body around it.
     // Problem details are an envelope of their own: an `error` member there is an extension.
     if !isProblem, let envelope = outer["error"] as? [String: Any],
-      let refusal = read(envelope, isProblem: isProblem, isEnvelope: true)
+      let refusal = read(envelope, isProblem: false, isEnvelope: true)
     {
       return refusal
     }
@@ -122,11 +122,9 @@ enum RefusalBody {
   /// Field errors given as `{"field": ["message"]}`, or as a list of entries that each name a
   /// field (see ``fieldName(of:)``) and give a message.
   private static func fields(in value: Any?) -> [String: [String]] {
-    // Strapi's `details` hold the list under `errors`.
-    if let object = value as? [String: Any], let list = object["errors"] as? [Any] {
-      return fields(in: list)
-    }
     if let object = value as? [String: Any] {
+      // Strapi's `details` hold the list under `errors`.
+      if let list = object["errors"] as? [Any] { return fields(in: list) }
       return object.compactMapValues(strings)
     }
     var fields: [String: [String]] = [:]
