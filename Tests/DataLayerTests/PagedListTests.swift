@@ -171,6 +171,36 @@ struct PagedListTests {
     #expect(try await Self.all(from: first, with: server.client).map(\.id) == [1, 2, 3, 4, 5])
     #expect(server.lines.withLock { $0 } == ["GET /todos", "GET /todos?page=2", "GET /todos?page=3"])
   }
+
+  @Test("a Link header is read by its grammar: commas in a URL or in a quoted parameter split no link")
+  func linkHeaderWithCommas() async throws {
+    // Spring Data writes its sort order with a comma; `title` may quote commas, semicolons and
+    // escaped quotes. A link without its angle brackets is skipped, not followed.
+    let server = PagingServer { page, items, base in
+      switch page {
+      case 1:
+        (
+          items,
+          #"/todos?page=9; rel="next", <\#(base)/todos?sort=id,asc&page=2>; rel="next"; title="Next, then; more", "#
+            + #"<\#(base)/todos?sort=id,asc&page=3>; rel="last""#
+        )
+      case 2:
+        (
+          items,
+          #"</todos?sort=id,asc&page=1>; rel="prev"; title="a \"rel=next\", here","#
+            + #"</todos?sort=id,asc&page=3>;title=",";REL="last next""#
+        )
+      default: (items, #"</todos?sort=id,asc&page=1>; rel="first""#)
+      }
+    }
+    let first = Endpoint<[Item]>(path: ["todos"], query: [URLQueryItem(name: "sort", value: "id,asc")])
+      .paged(.linkHeader)
+    #expect(try await Self.all(from: first, with: server.client).map(\.id) == [1, 2, 3, 4, 5])
+    #expect(
+      server.lines.withLock { $0 } == [
+        "GET /todos?sort=id,asc", "GET /todos?sort=id,asc&page=2", "GET /todos?sort=id,asc&page=3",
+      ])
+  }
 }
 
 /// A transport that notes the URL of every request it hands on: the scheme a request leaves with.

@@ -95,7 +95,8 @@ public struct PageShape<Item: Decodable & Sendable>: Sendable {
     }
   }
 
-  /// A bare array of items, with the next page in the `Link` header's `rel="next"` entry.
+  /// A bare array of items, with the next page in the `Link` header's `rel="next"` entry. The
+  /// header is read by its grammar, so a comma inside a URL or a quoted parameter splits no link.
   public static var linkHeader: Self {
     Self { list in
       list.map { items, response in Contents(items: items, next: nextLink(in: response).map(NextPage.link)) }
@@ -104,23 +105,10 @@ public struct PageShape<Item: Decodable & Sendable>: Sendable {
 
   /// The `rel="next"` target of a `Link` header (RFC 8288), resolved against the response's URL.
   static func nextLink(in response: HTTPURLResponse) -> URL? {
-    guard let header = response.value(forHTTPHeaderField: "Link") else { return nil }
-    for entry in header.split(separator: ",") {
-      let parts = entry.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-      guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
-      let isNext = parts.dropFirst().contains { parameter in
-        let pair = parameter.split(separator: "=", maxSplits: 1).map {
-          $0.trimmingCharacters(in: .whitespaces)
-        }
-        guard pair.count == 2, pair[0].lowercased() == "rel" else { return false }
-        return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
-          .split(separator: " ").contains("next")
-      }
-      if isNext {
-        return URL(string: String(target.dropFirst().dropLast()), relativeTo: response.url)?.absoluteURL
-      }
-    }
-    return nil
+    guard let field = response.value(forHTTPHeaderField: "Link"),
+      let target = LinkHeader.target(of: "next", in: field)
+    else { return nil }
+    return URL(string: target, relativeTo: response.url)?.absoluteURL
   }
 }
 
