@@ -37,7 +37,7 @@ struct PagedListTests {
           lines.withLock { $0.append(line) }
           let page =
             Int(request.queryValue("page") ?? "") ?? request.queryValue("cursor").flatMap {
-              Int($0.dropFirst("c".count))
+              Int($0.drop { !$0.isNumber })
             } ?? 1
           let ids = (1...5).filter { ($0 - 1) / 2 + 1 == page }
           let items = "[" + ids.map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]"
@@ -54,17 +54,20 @@ struct PagedListTests {
     }
   }
 
-  /// Every item of every page, following each page's next.
+  /// Every item of every page, following each page's next; a list that never ends is an issue
+  /// after ten pages.
   private static func all<Item>(from first: Endpoint<Page<Item>>, with client: URLSessionHTTPClient)
     async throws -> [Item]
   {
     var items: [Item] = []
     var next: Endpoint<Page<Item>>? = first
-    while let request = next {
+    for _ in 0..<10 {
+      guard let request = next else { return items }
       let page = try await client.send(request)
       items += page.items
       next = page.next
     }
+    Issue.record("the list has more than ten pages")
     return items
   }
 
@@ -125,6 +128,29 @@ struct PagedListTests {
       server.lines.withLock { $0 } == [
         "GET /todos?limit=2", "GET /todos?limit=2&cursor=c2", "GET /todos?limit=2&cursor=c3",
       ])
+  }
+
+  @Test("a cursor written as a number is sent back as its digits, and an empty one ends the list")
+  func numericAndEmptyCursors() async throws {
+    // Twitter's v1.1 cursors are numbers; Slack ends a list with an empty `next_cursor`.
+    let server = PagingServer { page, items, _ in
+      let cursor = page < 3 ? String(page + 1) : #""""#
+      return (#"{"data":\#(items),"next_cursor":\#(cursor)}"#, nil)
+    }
+    let first = Endpoint<[Item]>(path: ["todos"]).paged(.cursor())
+    #expect(try await Self.all(from: first, with: server.client).map(\.id) == [1, 2, 3, 4, 5])
+    #expect(server.lines.withLock { $0 } == ["GET /todos", "GET /todos?cursor=2", "GET /todos?cursor=3"])
+  }
+
+  @Test("an empty next URL ends the list, as a null one does")
+  func emptyNextURL() async throws {
+    let server = PagingServer { page, items, base in
+      let next = page < 2 ? #""\#(base)/todos?page=\#(page + 1)""# : #""""#
+      return (#"{"next":\#(next),"results":\#(items)}"#, nil)
+    }
+    let first = Endpoint<[Item]>(path: ["todos"]).paged(.results())
+    #expect(try await Self.all(from: first, with: server.client).map(\.id) == [1, 2, 3, 4])
+    #expect(server.lines.withLock { $0 } == ["GET /todos", "GET /todos?page=2"])
   }
 
   /// A page that says which number it is and how many there are, as TMDB's and Laravel's do.

@@ -67,28 +67,30 @@ public struct PageShape<Item: Decodable & Sendable>: Sendable {
     self.read = read
   }
 
-  /// A body with the items under `items` and the next page's URL, or `null`, under `next`; a
-  /// relative URL is resolved against the page's own.
+  /// A body with the items under `items` and the next page's URL, or `null` or an empty text on
+  /// the last page, under `next`; a relative URL is resolved against the page's own.
   public static func results(items: String = "results", next: String = "next") -> Self {
     Self { list in
-      let decoder = Envelope<Item>.decoder(items: items, marker: next)
-      return list.decoding(as: Envelope<Item>.self, decoder: decoder).map { page, response in
+      let decoder = PageEnvelope<Item>.decoder(PageKeys(items: items, marker: next))
+      return list.decoding(as: PageEnvelope<Item>.self, decoder: decoder).map { page, response in
         let link = page.marker.flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL }
         return Contents(items: page.items, next: link.map(NextPage.link))
       }
     }
   }
 
-  /// A body with the items under `items` and an opaque cursor, or `null` on the last page, under
-  /// `cursor`, sent back as the query item `parameter`.
+  /// A body with the items under `items` and an opaque cursor under `cursor`, sent back as the
+  /// query item `parameter`: a text, or a whole number sent as its digits (Twitter's). `null`
+  /// or an empty text (Slack's) marks the last page.
   public static func cursor(
     items: String = "data", cursor: String = "next_cursor", parameter: String = "cursor"
   )
     -> Self
   {
     Self { list in
-      let decoder = Envelope<Item>.decoder(items: items, marker: cursor)
-      return list.decoding(as: Envelope<Item>.self, decoder: decoder).map { page in
+      let decoder = PageEnvelope<Item>.decoder(
+        PageKeys(items: items, marker: cursor, markerMayBeNumber: true))
+      return list.decoding(as: PageEnvelope<Item>.self, decoder: decoder).map { page in
         let next = page.marker.map { NextPage.query([URLQueryItem(name: parameter, value: $0)]) }
         return Contents(items: page.items, next: next)
       }
@@ -131,35 +133,6 @@ extension Endpoint {
       endpoint.query = request.query.filter { item in !items.contains { $0.name == item.name } } + items
       return endpoint
     }
-  }
-}
-
-/// A page's body: its items and one more value (a next URL or a cursor), under keys the
-/// backend chooses, given through the decoder's `userInfo`.
-private struct Envelope<Item: Decodable & Sendable>: Decodable, Sendable {
-  var items: [Item]
-  var marker: String?
-
-  private struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
-
-  private static var keys: CodingUserInfoKey? { CodingUserInfoKey(rawValue: "layered.page.keys") }
-
-  static func decoder(items: String, marker: String) -> JSONDecoder {
-    let decoder = JSONDecoder()
-    if let keys { decoder.userInfo[keys] = [items, marker] }
-    return decoder
-  }
-
-  init(from decoder: any Decoder) throws {
-    let names = Self.keys.flatMap { decoder.userInfo[$0] as? [String] } ?? ["results", "next"]
-    let container = try decoder.container(keyedBy: Key.self)
-    items = try container.decode([Item].self, forKey: Key(stringValue: names[0]))
-    marker = try container.decodeIfPresent(String.self, forKey: Key(stringValue: names[1]))
   }
 }
 
