@@ -142,6 +142,44 @@ struct PagedListTests {
     #expect(server.lines.withLock { $0 } == ["GET /todos", "GET /todos?cursor=2", "GET /todos?cursor=3"])
   }
 
+  @Test("a dotted name reads a nested marker: JSON:API's links.next, Slack's response_metadata.next_cursor")
+  func nestedMarkers() async throws {
+    let resources = PagingServer { page, items, base in
+      let next = page < 3 ? #""\#(base)/articles?page=\#(page + 1)""# : "null"
+      return (#"{"data":\#(items),"links":{"self":"x","next":\#(next)},"meta":{"total":5}}"#, nil)
+    }
+    let articles = Endpoint<[Item]>(path: ["articles"]).paged(.results(items: "data", next: "links.next"))
+    #expect(try await Self.all(from: articles, with: resources.client).map(\.id) == [1, 2, 3, 4, 5])
+    #expect(
+      resources.lines.withLock { $0 } == ["GET /articles", "GET /articles?page=2", "GET /articles?page=3"])
+
+    let slack = PagingServer { page, items, _ in
+      let cursor = page < 2 ? #""c\#(page + 1)""# : #""""#
+      return (#"{"ok":true,"members":\#(items),"response_metadata":{"next_cursor":\#(cursor)}}"#, nil)
+    }
+    let members = Endpoint<[Item]>(path: ["users.list"]).paged(
+      .cursor(items: "members", cursor: "response_metadata.next_cursor"))
+    #expect(try await Self.all(from: members, with: slack.client).map(\.id) == [1, 2, 3, 4])
+    #expect(slack.lines.withLock { $0 } == ["GET /users.list", "GET /users.list?cursor=c2"])
+  }
+
+  @Test("a nested marker that is missing or null ends the list; missing items are a decoding failure")
+  func nestedMarkerAbsent() async throws {
+    let server = PagingServer { page, items, _ in
+      (page == 1 ? #"{"data":\#(items),"links":null}"# : #"{"links":{}}"#, nil)
+    }
+    let page = try await server.client.send(
+      Endpoint<[Item]>(path: ["articles"]).paged(.results(items: "data", next: "links.next")))
+    #expect(page.items.map(\.id) == [1, 2])
+    #expect(page.next == nil)
+
+    let second = Endpoint<[Item]>(path: ["articles"], query: [URLQueryItem(name: "page", value: "2")])
+    await #expect(throws: NetworkError.self) {
+      try await server.client.send(second.paged(.results(items: "data", next: "links.next")))
+    }
+    #expect(server.lines.withLock { $0 } == ["GET /articles", "GET /articles?page=2"])
+  }
+
   @Test("an empty next URL ends the list, as a null one does")
   func emptyNextURL() async throws {
     let server = PagingServer { page, items, base in

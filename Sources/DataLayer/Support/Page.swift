@@ -43,7 +43,9 @@ public enum NextPage: Sendable, Hashable {
 /// ``cursor(items:cursor:parameter:)``, a body with the items and an opaque cursor; and
 /// ``linkHeader``, a bare array with an RFC 8288 `Link: <…>; rel="next"` header. Another is
 /// made with ``init(read:)`` from the list endpoint and `Endpoint`'s `decoding(as:decoder:)`
-/// and `map(_:)`.
+/// and `map(_:)`. The first two name their fields; a dotted name reads a nested one
+/// (`links.next`, `response_metadata.next_cursor`), and a marker missing or `null` on the way
+/// means the last page.
 public struct PageShape<Item: Decodable & Sendable>: Sendable {
   /// What one page says, read by ``read``.
   public struct Contents: Sendable {
@@ -80,8 +82,8 @@ public struct PageShape<Item: Decodable & Sendable>: Sendable {
   }
 
   /// A body with the items under `items` and an opaque cursor under `cursor`, sent back as the
-  /// query item `parameter`: a text, or a whole number sent as its digits (Twitter's). `null`
-  /// or an empty text (Slack's) marks the last page.
+  /// query item `parameter`: a text, or a whole number sent as its digits. `null` or an empty
+  /// text marks the last page.
   public static func cursor(
     items: String = "data", cursor: String = "next_cursor", parameter: String = "cursor"
   )

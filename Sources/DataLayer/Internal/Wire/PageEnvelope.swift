@@ -32,14 +32,46 @@ struct PageEnvelope<Item: Decodable & Sendable>: Decodable, Sendable {
 
   init(from decoder: any Decoder) throws {
     let names = Self.keys.flatMap { decoder.userInfo[$0] as? PageKeys } ?? PageKeys()
-    let container = try decoder.container(keyedBy: Key.self)
-    items = try container.decode([Item].self, forKey: Key(stringValue: names.items))
-    let key = Key(stringValue: names.marker)
-    if names.markerMayBeNumber, let number = try? container.decodeIfPresent(Int64.self, forKey: key) {
+    let root = try decoder.container(keyedBy: Key.self)
+    let (itemsPath, itemsKey) = Self.split(names.items)
+    items = try Self.nested(itemsPath, in: root).decode([Item].self, forKey: itemsKey)
+    let (markerPath, markerKey) = Self.split(names.marker)
+    guard let object = try Self.nestedIfPresent(markerPath, in: root) else {
+      marker = nil
+      return
+    }
+    if names.markerMayBeNumber, let number = try? object.decodeIfPresent(Int64.self, forKey: markerKey) {
       marker = String(number)
     } else {
-      marker = try container.decodeIfPresent(String.self, forKey: key)
+      marker = try object.decodeIfPresent(String.self, forKey: markerKey)
     }
     if marker?.isEmpty == true { marker = nil }
+  }
+
+  /// A dotted name's objects on the way (`links` in `links.next`), and its last key.
+  private static func split(_ name: String) -> (path: [Key], key: Key) {
+    let keys = name.split(separator: ".", omittingEmptySubsequences: false).map {
+      Key(stringValue: String($0))
+    }
+    return (Array(keys.dropLast()), keys[keys.count - 1])
+  }
+
+  /// The object at the end of `path`; one missing on the way fails the decoding.
+  private static func nested(_ path: [Key], in root: KeyedDecodingContainer<Key>) throws
+    -> KeyedDecodingContainer<Key>
+  {
+    try path.reduce(root) { object, key in try object.nestedContainer(keyedBy: Key.self, forKey: key) }
+  }
+
+  /// The object at the end of `path`, or `nil` when one on the way is missing or `null`.
+  private static func nestedIfPresent(_ path: [Key], in root: KeyedDecodingContainer<Key>) throws
+    -> KeyedDecodingContainer<Key>?
+  {
+    var object = root
+    for key in path {
+      guard object.contains(key), try !object.decodeNil(forKey: key) else { return nil }
+      object = try object.nestedContainer(keyedBy: Key.self, forKey: key)
+    }
+    return object
   }
 }
