@@ -142,7 +142,7 @@ struct PagedListTests {
     #expect(server.lines.withLock { $0 } == ["GET /todos", "GET /todos?cursor=2", "GET /todos?cursor=3"])
   }
 
-  @Test("a dotted name reads a nested marker: JSON:API's links.next, Slack's response_metadata.next_cursor")
+  @Test("a dotted name reads a nested field: JSON:API's links.next, Slack's cursor, HAL's items and link")
   func nestedMarkers() async throws {
     let resources = PagingServer { page, items, base in
       let next = page < 3 ? #""\#(base)/articles?page=\#(page + 1)""# : "null"
@@ -161,6 +161,16 @@ struct PagedListTests {
       .cursor(items: "members", cursor: "response_metadata.next_cursor"))
     #expect(try await Self.all(from: members, with: slack.client).map(\.id) == [1, 2, 3, 4])
     #expect(slack.lines.withLock { $0 } == ["GET /users.list", "GET /users.list?cursor=c2"])
+
+    // Spring Data REST's HAL: the items and the link both nested, the last page without `next`.
+    let hal = PagingServer { page, items, base in
+      let next = page < 3 ? #","next":{"href":"\#(base)/todos?page=\#(page + 1)"}"# : ""
+      return (#"{"_embedded":{"todos":\#(items)},"_links":{"self":{"href":"x"}\#(next)}}"#, nil)
+    }
+    let todos = Endpoint<[Item]>(path: ["todos"]).paged(
+      .results(items: "_embedded.todos", next: "_links.next.href"))
+    #expect(try await Self.all(from: todos, with: hal.client).map(\.id) == [1, 2, 3, 4, 5])
+    #expect(hal.lines.withLock { $0 } == ["GET /todos", "GET /todos?page=2", "GET /todos?page=3"])
   }
 
   @Test("a nested marker that is missing or null ends the list; missing items are a decoding failure")
