@@ -1,7 +1,9 @@
 public import NetworkLayer
 
 /// The endpoints of one REST collection of `Item`s at `/{name}`, described once: list, detail,
-/// create, update and delete, all carrying the user's credentials.
+/// create, update and delete, all carrying the user's credentials. An item is named by its
+/// identifier as the backend writes it, a number or a text (`uuid.uuidString`, `cus_N5a…`), sent as one
+/// path segment.
 ///
 /// Creating is a `POST` and so is never retried automatically (a retry after a lost response
 /// could create twice); an update is a `PATCH` that sets values rather than changing them by a
@@ -21,8 +23,8 @@ public struct CollectionEndpoints<Item: Decodable & Sendable>: Sendable {
   }
 
   /// `GET /{name}/{id}`: one item.
-  public func item(id: Int) -> Endpoint<Item> {
-    Endpoint(path: path + [String(id)], requiresAuthentication: true)
+  public func item(id: some LosslessStringConvertible) -> Endpoint<Item> {
+    Endpoint(path: path + [id.description], requiresAuthentication: true)
   }
 
   /// `POST /{name}` with `body`: creates an item. Never retried automatically.
@@ -31,14 +33,15 @@ public struct CollectionEndpoints<Item: Decodable & Sendable>: Sendable {
   }
 
   /// `PATCH /{name}/{id}` with `body`, which must set values (never a delta): safe to retry.
-  public func update(id: Int, _ body: some Encodable & Sendable) -> Endpoint<Item> {
+  public func update(id: some LosslessStringConvertible, _ body: some Encodable & Sendable) -> Endpoint<Item>
+  {
     Endpoint(
-      method: .patch, path: path + [String(id)], body: .json(body), requiresAuthentication: true,
+      method: .patch, path: path + [id.description], body: .json(body), requiresAuthentication: true,
       isIdempotent: true)
   }
 
   /// `DELETE /{name}/{id}`: removes an item; the answer has no content.
-  public func delete(id: Int) -> Endpoint<NoContent> {
-    Endpoint(method: .delete, path: path + [String(id)], requiresAuthentication: true)
+  public func delete(id: some LosslessStringConvertible) -> Endpoint<NoContent> {
+    Endpoint(method: .delete, path: path + [id.description], requiresAuthentication: true)
   }
 }
