@@ -2,8 +2,8 @@ public import NetworkLayer
 
 /// The endpoints of one REST collection of `Item`s at `/{name}`, described once: list, detail,
 /// create, update and delete, all carrying the user's credentials. An item is named by its
-/// identifier as the backend writes it, a number or a text (`uuid.uuidString`, `cus_N5a…`), sent as one
-/// path segment.
+/// identifier as the backend writes it, a number or a text (`uuid.uuidString`, `cus_N5a…`),
+/// sent as one path segment.
 ///
 /// Creating is a `POST` and so is never retried automatically (a retry after a lost response
 /// could create twice); an update is a `PATCH` that sets values rather than changing them by a
