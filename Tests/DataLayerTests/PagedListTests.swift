@@ -190,6 +190,19 @@ struct PagedListTests {
     #expect(server.lines.withLock { $0 } == ["GET /articles", "GET /articles?page=2"])
   }
 
+  @Test("a next page that is the page just read ends the list: a repeated cursor or link is not followed")
+  func nextPageThatIsTheSamePage() async throws {
+    let cursors = PagingServer { _, items, _ in (#"{"data":\#(items),"next_cursor":"c2"}"#, nil) }
+    let first = Endpoint<[Item]>(path: ["todos"]).paged(.cursor())
+    #expect(try await Self.all(from: first, with: cursors.client).map(\.id) == [1, 2, 3, 4])
+    #expect(cursors.lines.withLock { $0 } == ["GET /todos", "GET /todos?cursor=c2"])
+
+    let links = PagingServer { _, items, _ in (items, #"</todos?page=2>; rel="next""#) }
+    let linked = Endpoint<[Item]>(path: ["todos"]).paged(.linkHeader)
+    #expect(try await Self.all(from: linked, with: links.client).map(\.id) == [1, 2, 3, 4])
+    #expect(links.lines.withLock { $0 } == ["GET /todos", "GET /todos?page=2"])
+  }
+
   @Test("an empty next URL ends the list, as a null one does")
   func emptyNextURL() async throws {
     let server = PagingServer { page, items, base in

@@ -119,10 +119,14 @@ public struct PageShape<Item: Decodable & Sendable>: Sendable {
 extension Endpoint {
   /// This list endpoint read page by page in `shape`. Each page's ``Page/next`` is this endpoint
   /// again, sent to the next page's link (only on the API's origin) or with its query items set.
+  /// A next page that would be the page just read (a server repeating its cursor or its link)
+  /// ends the list, so paging never goes round in circles.
   public func paged<Item>(_ shape: PageShape<Item>) -> Endpoint<Page<Item>> where Response == [Item] {
     let list = self
     return shape.read(list).map { contents in
-      Page(items: contents.items, next: contents.next.map { list.next(at: $0).paged(shape) })
+      let next = contents.next.map { list.next(at: $0) }
+      let isSamePage = next.map { $0.link == list.link && $0.query == list.query } ?? false
+      return Page(items: contents.items, next: isSamePage ? nil : next?.paged(shape))
     }
   }
 
