@@ -7,9 +7,9 @@ public import DomainLayer
 /// so a page of the old list can never land on the new one. Load-more is a busy button: ignored
 /// while anything loads, and once the last page is in (``State/hasReachedEnd``). A failed first
 /// page keeps what was shown and says so in ``State/phase``; a failed load-more keeps the list
-/// and its place, so the next tap asks for the same page again. An item the next page repeats
-/// (paging by offset moves one onto it when an item is added before it) is shown once: its newer
-/// copy replaces the one shown, in its place.
+/// and its place, so the next tap asks for the same page again. An item is shown once: one the
+/// next page repeats (paging by offset moves one onto it when an item is added before it) is
+/// replaced by its newer copy, in its place, and a page that holds one twice shows the first.
 public struct PagedListFeature<Item: Sendable & Hashable & Identifiable>: Feature {
   /// What the user does on the list.
   public enum Action: Sendable, Hashable {
@@ -52,7 +52,7 @@ public struct PagedListFeature<Item: Sendable & Hashable & Identifiable>: Featur
       case loadFailed(message: String)
     }
 
-    /// Every item of the pages loaded so far, in order; one a later page repeats appears once.
+    /// Every item of the pages loaded so far, in order, each identifier once.
     public var items: [Item] = []
     /// Where the first page stands.
     public var phase: Phase = .idle
@@ -117,7 +117,8 @@ public struct PagedListFeature<Item: Sendable & Hashable & Identifiable>: Featur
       state.isLoadingMore = false
       state.message = nil
     case .firstPageReceived(let page):
-      state.items = page.items
+      state.items = []
+      merge(page.items, into: &state.items)
       state.next = page.next
       state.phase = .loaded
     case .loadFailed(let message):
@@ -126,17 +127,23 @@ public struct PagedListFeature<Item: Sendable & Hashable & Identifiable>: Featur
       state.isLoadingMore = true
       state.message = nil
     case .nextPageReceived(let page):
-      var unseen = Dictionary(page.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-      for index in state.items.indices {
-        if let newer = unseen.removeValue(forKey: state.items[index].id) { state.items[index] = newer }
-      }
-      state.items += page.items.filter { unseen.removeValue(forKey: $0.id) != nil }
+      merge(page.items, into: &state.items)
       state.next = page.next
       state.isLoadingMore = false
     case .moreFailed(let message):
       state.isLoadingMore = false
       state.message = message
     }
+  }
+
+  /// Puts each of `page`'s items in `items` once: in place of the shown one with its identifier,
+  /// else at the end; the first of two with one identifier.
+  private static func merge(_ page: [Item], into items: inout [Item]) {
+    var unseen = Dictionary(page.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    for index in items.indices {
+      if let newer = unseen.removeValue(forKey: items[index].id) { items[index] = newer }
+    }
+    items += page.filter { unseen.removeValue(forKey: $0.id) != nil }
   }
 }
 

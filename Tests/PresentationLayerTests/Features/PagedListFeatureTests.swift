@@ -162,4 +162,31 @@ struct PagedListFeatureTests {
     }
     await store.finish()
   }
+
+  @Test(
+    "an item a page holds twice is shown once, in its first place, as a join gone wrong on a server sends it")
+  func itemTwiceInOnePageShownOnce() async {
+    let second = PageToken("page 2")
+    let feature = PagedListFeature<Row> { token in
+      .outcome { () async throws(DomainError) in
+        token == nil
+          ? ListPage(items: [1, 2, 1, 3], next: second)
+          : ListPage(items: [4, 5, 4], next: nil)
+      }
+    }
+    let store = TestStore(feature, initialState: .init())
+    store.send(.appeared) { $0.phase = .loading }
+    await store.receive {
+      $0.items = [1, 2, 3]
+      $0.next = second
+      $0.phase = .loaded
+    }
+    store.send(.loadMoreTapped) { $0.isLoadingMore = true }
+    await store.receive {
+      $0.items = [1, 2, 3, 4, 5]
+      $0.next = nil
+      $0.isLoadingMore = false
+    }
+    await store.finish()
+  }
 }
