@@ -120,7 +120,7 @@ extension Endpoint {
   /// This list endpoint read page by page in `shape`. Each page's ``Page/next`` is this endpoint
   /// again, sent to the next page's link (only on the API's origin) or with its query items set.
   /// A next page that would be the page just read (a server repeating its cursor or its link)
-  /// ends the list, so paging never goes round in circles.
+  /// ends the list instead of bringing that page again.
   public func paged<Item>(_ shape: PageShape<Item>) -> Endpoint<Page<Item>> where Response == [Item] {
     let list = self
     return shape.read(list).map { contents in

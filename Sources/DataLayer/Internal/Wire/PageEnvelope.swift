@@ -8,9 +8,10 @@ struct PageKeys: Sendable {
   var markerMayBeNumber = false
 }
 
-/// A page's body for `PageShape.results` and `.cursor`: its items and its marker, under keys the
-/// backend chooses. `Decodable` knows its keys at compile time, so these come through the
-/// decoder's `userInfo`. An empty marker is no marker: the page is the last.
+/// A page's body for `PageShape.results` and `.cursor`: its items and its marker, under names
+/// the app gives for its backend. A `Decodable` type's keys are fixed when it is compiled, so the
+/// names come through the decoder's `userInfo`. An empty marker is no marker: the page is the
+/// last.
 struct PageEnvelope<Item: Decodable & Sendable>: Decodable, Sendable {
   var items: [Item]
   var marker: String?
