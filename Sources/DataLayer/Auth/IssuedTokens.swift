@@ -43,6 +43,8 @@ public struct IssuedTokens: Sendable, Hashable {
 /// When an access token expires, as its backend tells it.
 public enum TokenExpiry: Sendable, Hashable {
   /// This many seconds after the answer arrived: an `expires_in` field, or a JWT's lifetime.
+  /// Zero or less is expired on arrival, so each request renews it first; a backend that means
+  /// "never expires" by `0` maps it to ``unknown`` in its contract.
   case after(seconds: Double)
   /// At this moment: an absolute field, or a JWT's `exp` claim without `iat` (see ``jwt(_:)``).
   /// Only as good as the device's clock; prefer ``after(seconds:)`` when the answer has both.
