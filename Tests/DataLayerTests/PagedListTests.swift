@@ -203,6 +203,75 @@ struct PagedListTests {
     #expect(links.lines.withLock { $0 } == ["GET /todos", "GET /todos?page=2"])
   }
 
+  /// A GraphQL query for a connection's page after `after`, as Relay-style APIs take it.
+  private struct ConnectionQuery: Encodable, Sendable {
+    struct Variables: Encodable, Sendable {
+      var first = 2
+      var after: String?
+    }
+    var query = "query($first: Int!, $after: String) { todos(first: $first, after: $after) { nodes { id } } }"
+    var variables: Variables
+  }
+
+  /// A Relay-style connection's answer: `data.todos.nodes` and `data.todos.pageInfo`.
+  private struct ConnectionAnswer: Decodable, Sendable {
+    struct PageInfo: Decodable, Sendable {
+      var endCursor: String?
+      var hasNextPage: Bool
+    }
+    struct Todos: Decodable, Sendable {
+      var nodes: [Item]
+      var pageInfo: PageInfo
+    }
+    struct Payload: Decodable, Sendable {
+      var todos: Todos
+    }
+    var data: Payload
+  }
+
+  /// The page after `cursor`, whose next page is the same query with the new cursor in its body.
+  private static func connectionPage(after cursor: String?) -> Endpoint<Page<Item>> {
+    let query = ConnectionQuery(variables: .init(after: cursor))
+    return Endpoint<ConnectionAnswer>(
+      method: .post, path: ["graphql"], body: .json(query), isIdempotent: true
+    )
+    .map { answer in
+      let todos = answer.data.todos
+      let next = todos.pageInfo.hasNextPage ? todos.pageInfo.endCursor.map(connectionPage(after:)) : nil
+      return Page(items: todos.nodes, next: next)
+    }
+  }
+
+  @Test("a next page that differs in its body, as GraphQL's cursors do, is a Page the app builds itself")
+  func cursorInTheBody() async throws {
+    let afters = Locked<[String]>([])
+    let transport = InProcessTransport(
+      StubHandler { request in
+        let variables = (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any])?[
+          "variables"]
+        let after = (variables as? [String: Any])?["after"] as? String
+        afters.withLock { $0.append(request.method + " " + request.path + " after=" + (after ?? "nil")) }
+        let page = after.flatMap { Int($0.dropFirst()) } ?? 1
+        let ids = (1...5).filter { ($0 - 1) / 2 + 1 == page }
+        let nodes = ids.map { #"{"id":\#($0)}"# }.joined(separator: ",")
+        let info =
+          page < 3
+          ? #"{"endCursor":"c\#(page + 1)","hasNextPage":true}"# : #"{"endCursor":null,"hasNextPage":false}"#
+        let body = #"{"data":{"todos":{"nodes":[\#(nodes)],"pageInfo":\#(info)}}}"#
+        return .respond(
+          InProcessResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        )
+      })
+    let client = URLSessionHTTPClient(baseURL: transport.baseURL, transport: transport)
+
+    #expect(
+      try await Self.all(from: Self.connectionPage(after: nil), with: client).map(\.id) == [1, 2, 3, 4, 5])
+    #expect(
+      afters.withLock { $0 } == [
+        "POST /graphql after=nil", "POST /graphql after=c2", "POST /graphql after=c3",
+      ])
+  }
+
   @Test("an empty next URL ends the list, as a null one does")
   func emptyNextURL() async throws {
     let server = PagingServer { page, items, base in

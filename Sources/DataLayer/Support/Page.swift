@@ -7,6 +7,10 @@ public import NetworkLayer
 #endif
 
 /// One page of a list, and the request for the page after it.
+///
+/// `Endpoint.paged(_:)` makes pages for the shapes ``PageShape`` describes. Where the next page
+/// differs in more than its URL or query (a GraphQL cursor in the body), an endpoint's `map`
+/// builds the page itself, its `next` the same request with the new body.
 public struct Page<Item: Sendable>: Sendable {
   /// The page's items, in the server's order.
   public var items: [Item]
