@@ -266,6 +266,21 @@ struct ClientPipelineTests {
     }
   }
 
+  @Test("a POST opted in with an idempotency key carries the same key on every attempt, as the server sees")
+  func idempotencyKeyIsKeptAcrossRetries() async throws {
+    let server = ScriptedServer(statuses: [503, 502, 200])
+    let client = server.client(interceptors: [RetryPolicy(baseDelay: .zero)])
+    var create = Endpoint<TestTodo>(method: .post, path: ["todos"], body: .json(["title": "pay"]))
+    create.headers["Idempotency-Key"] = UUID().uuidString
+    create.isIdempotent = true
+
+    _ = try await client.send(create)
+
+    let keys = server.requests.withLock { $0.map { $0.headers["idempotency-key"] } }
+    #expect(keys.count == 3)
+    #expect(Set(keys).count == 1 && keys.first == create.headers["Idempotency-Key"])
+  }
+
   @Test("a POST is not retried unless the endpoint opts in", arguments: [false, true])
   func postOptIn(optIn: Bool) async throws {
     let server = ScriptedServer(statuses: [503, 200])

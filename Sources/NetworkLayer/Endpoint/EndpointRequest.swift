@@ -33,7 +33,8 @@ public struct EndpointRequest: Sendable {
   public var requiresAuthentication = false
   /// Whether sending the request twice has the same effect as sending it once: only such a
   /// request is retried after a failure that may have reached the server. Defaults to the
-  /// method's own; set it to opt a `POST` in (with an idempotency key, say).
+  /// method's own; set it to opt a `POST` in, with an `Idempotency-Key` in ``headers`` set once
+  /// per operation: every attempt carries the same key, so a server that keeps keys runs it once.
   public var isIdempotent: Bool
   /// How long the whole call may take, retries included; `nil` uses the client's default. Zero
   /// or less fails with ``NetworkError/timeout`` before anything is sent; more than a year
