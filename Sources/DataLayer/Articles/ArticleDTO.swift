@@ -6,7 +6,8 @@ public struct ArticleDTO: Codable, Sendable, Hashable {
   public var title: String
   /// The article's text; ``toDomain()`` rejects a blank one.
   public var body: String
-  /// An ISO 8601 timestamp such as `2026-11-21T08:00:00Z`.
+  /// An ISO 8601 timestamp such as `2026-11-21T08:00:00Z`, with fractions of a second or an
+  /// offset as servers write them (`.123Z`, `+02:00`).
   public var publishedAt: String
 
   /// Creates a DTO.
