@@ -48,7 +48,9 @@ struct CollectionEndpointsTests {
     }
   }
 
-  @Test("an item is named by a number or by a text, each one path segment, every call signed")
+  @Test(
+    "an item is named by a number or by a text, each one path segment; an update may be a PUT; every call signed"
+  )
   func identifiers() async throws {
     let server = Server()
     let widgets = CollectionEndpoints<Widget>(path: ["v2", "widgets"])
@@ -58,6 +60,7 @@ struct CollectionEndpointsTests {
     _ = try await client.send(widgets.item(id: 7))
     _ = try await client.send(widgets.item(id: "5f1c9a2e-7b3d-4e8a-9c61-0d2f4b6a8e13"))
     _ = try await client.send(widgets.update(id: "cus_N5a/1", ["name": "x"]))
+    _ = try await client.send(widgets.update(id: 7, ["name": "z"], method: .put))
     _ = try await client.send(widgets.delete(id: "wid 9"))
     _ = try await client.send(widgets.create(["name": "y"]))
 
@@ -67,6 +70,7 @@ struct CollectionEndpointsTests {
         "GET /v2/widgets/7 Bearer",
         "GET /v2/widgets/5f1c9a2e-7b3d-4e8a-9c61-0d2f4b6a8e13 Bearer",
         "PATCH /v2/widgets/cus_N5a%2F1 Bearer",
+        "PUT /v2/widgets/7 Bearer",
         "DELETE /v2/widgets/wid%209 Bearer",
         "POST /v2/widgets Bearer",
       ])

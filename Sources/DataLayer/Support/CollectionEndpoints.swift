@@ -6,8 +6,9 @@ public import NetworkLayer
 /// sent as one path segment.
 ///
 /// Creating is a `POST` and so is never retried automatically (a retry after a lost response
-/// could create twice); an update is a `PATCH` that sets values rather than changing them by a
-/// delta, so it is marked idempotent and may be retried; a delete is idempotent by method.
+/// could create twice); an update is a `PATCH` (or a `PUT`) that sets values rather than
+/// changing them by a delta, so it is marked idempotent and may be retried; a delete is
+/// idempotent by method.
 public struct CollectionEndpoints<Item: Decodable & Sendable>: Sendable {
   /// The collection's path segments, e.g. `["widgets"]`.
   public let path: [String]
@@ -33,10 +34,12 @@ public struct CollectionEndpoints<Item: Decodable & Sendable>: Sendable {
   }
 
   /// `PATCH /{name}/{id}` with `body`, which must set values (never a delta): safe to retry.
-  public func update(id: some LosslessStringConvertible, _ body: some Encodable & Sendable) -> Endpoint<Item>
-  {
+  /// `method` is `.put` for a backend that takes only a whole replacement.
+  public func update(
+    id: some LosslessStringConvertible, _ body: some Encodable & Sendable, method: HTTPMethod = .patch
+  ) -> Endpoint<Item> {
     Endpoint(
-      method: .patch, path: path + [id.description], body: .json(body), requiresAuthentication: true,
+      method: method, path: path + [id.description], body: .json(body), requiresAuthentication: true,
       isIdempotent: true)
   }
 
