@@ -7,7 +7,7 @@
 struct LinkHeader {
   /// One link: its target as written (relative or absolute), and its parameters, names in
   /// lower case, in order.
-  struct Link {
+  private struct Link {
     var target: String
     var parameters: [(name: String, value: String)]
 
@@ -23,7 +23,7 @@ struct LinkHeader {
   private var index = 0
 
   /// A reader of `field`'s links.
-  init(_ field: String) {
+  private init(_ field: String) {
     characters = Array(field)
   }
 
@@ -38,7 +38,7 @@ struct LinkHeader {
   }
 
   /// The next well-formed link, or `nil` at the end of the field.
-  mutating func nextLink() -> Link? {
+  private mutating func nextLink() -> Link? {
     while index < characters.count {
       skip { $0 == "," || $0.isWhitespace }
       guard peek == "<" else {
