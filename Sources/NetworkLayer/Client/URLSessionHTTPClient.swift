@@ -72,7 +72,8 @@ public struct URLSessionHTTPClient: HTTPClient {
   /// Sends `endpoint` through the interceptors, with retries, within its deadline, and returns
   /// its decoded response. Throws ``NetworkError/timeout`` at the deadline,
   /// ``NetworkError/cancelled`` when the caller is cancelled, or the last attempt's error (or
-  /// the one an interceptor chose).
+  /// the one an interceptor chose). A retry whose wait would reach the deadline is not waited
+  /// for: the call ends at once with the last attempt's error.
   public func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
     let call = monitors.isEmpty ? nil : MonitoredCall.start(monitors: monitors)
     let deadline = endpoint.request.deadline.map(DeadlineLength.init) ?? defaultDeadline
@@ -86,7 +87,7 @@ public struct URLSessionHTTPClient: HTTPClient {
       () async -> Result<Response, NetworkError> in
       do throws(NetworkError) {
         let value = try await perform(
-          endpoint, call: call, transportTimeout: deadline.transportTimeout, scope: scope)
+          endpoint, call: call, transportTimeout: deadline.transportTimeout, scope: scope, timer: timer)
         // Whichever came first wins: the value, or the deadline that fired while it was decoded.
         return scope.close().map { .failure($0) } ?? .success(value)
       } catch {
@@ -111,11 +112,13 @@ public struct URLSessionHTTPClient: HTTPClient {
   ///
   /// It runs in the caller's task; every wait in it (interceptors, the request, a retry's pause)
   /// goes through `scope`, which ends that wait at once at the deadline or on cancellation.
+  /// `timer` is the deadline's, which says how much time is left for a retry.
   private func perform<Response>(
     _ endpoint: Endpoint<Response>,
     call: MonitoredCall?,
     transportTimeout: TimeInterval,
-    scope: CallScope
+    scope: CallScope,
+    timer: DeadlineTimer
   ) async throws(NetworkError) -> Response {
     var failures: [NetworkError] = []
     var attempt = 1
@@ -148,7 +151,8 @@ public struct URLSessionHTTPClient: HTTPClient {
       }
 
       try await prepareRetry(
-        after: failure, for: endpoint, attempt: attempt, failures: &failures, call: call, scope: scope)
+        after: failure, for: endpoint, attempt: attempt, failures: &failures, call: call, scope: scope,
+        timer: timer)
       attempt += 1
       // A guard against an interceptor that says "retry" forever; real policies stop far earlier.
       if attempt > Self.attemptLimit { throw failure.error }
@@ -156,14 +160,17 @@ public struct URLSessionHTTPClient: HTTPClient {
   }
 
   /// Returns once the attempt that failed with `failure` may be repeated, having waited for the
-  /// retry's delay; throws the error the call ends with otherwise.
+  /// retry's delay; throws the error the call ends with otherwise. A delay that would reach the
+  /// deadline is not waited for: no retry could follow it, so the call ends at once with
+  /// `failure`'s error, the server's real answer, instead of a timeout later.
   private func prepareRetry<Response>(
     after failure: AttemptFailure,
     for endpoint: Endpoint<Response>,
     attempt: Int,
     failures: inout [NetworkError],
     call: MonitoredCall?,
-    scope: CallScope
+    scope: CallScope,
+    timer: DeadlineTimer
   ) async throws(NetworkError) {
     try Self.ensureOpen(scope)
     if failure.error == .cancelled { throw .cancelled }
@@ -184,6 +191,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     case .retryNow:
       call?.retrying(after: failure.error, delay: .zero)
     case .retry(let delay):
+      if delay >= timer.timeLeft { throw failure.error }
       call?.retrying(after: failure.error, delay: delay)
       try await pause(for: delay, scope: scope)
     }
@@ -210,11 +218,9 @@ public struct URLSessionHTTPClient: HTTPClient {
     return request
   }
 
-  /// Waits `delay` on the client's clock before a retry. A server's `Retry-After` may be longer
-  /// than the clock can count, which traps; the call's deadline ends any wait first anyway.
+  /// Waits `delay`, which ends before the call's deadline, on the client's clock before a retry.
   private func pause(for delay: Duration, scope: CallScope) async throws(NetworkError) {
     let clock = self.clock
-    let delay = min(delay, DeadlineLength.longest)
     try await scope.run { () async throws(NetworkError) in
       do {
         try await clock.sleep(for: delay)

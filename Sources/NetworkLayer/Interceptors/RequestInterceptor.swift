@@ -36,7 +36,8 @@ public enum RetryDecision: Sendable, Hashable {
   case doNotRetry
   /// Send the request again at once.
   case retryNow
-  /// Send the request again after waiting `delay` on the client's clock.
+  /// Send the request again after waiting `delay` on the client's clock. A delay that would
+  /// reach the call's deadline is not waited for: the call fails at once with the attempt's error.
   case retry(after: Duration)
   /// Stop and fail the call with this error instead of the attempt's own.
   case fail(NetworkError)

@@ -24,8 +24,8 @@ struct DeadlineLength: Sendable {
   /// Whether the deadline has passed before the call begins: it is zero or negative.
   var hasPassed: Bool { duration <= .zero }
 
-  /// The longest deadline, which no wait inside a call needs to outlast.
-  static let longest = Duration.seconds(longestSeconds)
+  /// The longest deadline kept.
+  private static let longest = Duration.seconds(longestSeconds)
   private static let longestSeconds: Int64 = 365 * 24 * 3600
 
   init(_ duration: Duration) {

@@ -9,6 +9,13 @@ import LayeredSupport
 /// long default deadline would hold on to every finished call's timer until then. Any other clock
 /// (a test's manual clock) is slept on in a task, which cancelling ends.
 struct DeadlineTimer: Sendable {
+  /// When the timer fires: a dispatch time on the schedule, or a question to the other clock.
+  private enum End: Sendable {
+    case scheduled(DispatchTime)
+    case onClock(@Sendable () -> Duration)
+  }
+
+  private let end: End
   private let stop: @Sendable () -> Void
 
   /// Calls `fire` once `length` has passed on `clock`, unless cancelled first.
@@ -19,19 +26,37 @@ struct DeadlineTimer: Sendable {
   ) -> DeadlineTimer {
     if type(of: clock) == ContinuousClock.self {
       let schedule = DeadlineSchedule.shared
-      let id = schedule.add(at: .now() + length.dispatchInterval, fire: fire)
-      return DeadlineTimer { schedule.cancel(id) }
+      let end = DispatchTime.now() + length.dispatchInterval
+      let id = schedule.add(at: end, fire: fire)
+      return DeadlineTimer(end: .scheduled(end)) { schedule.cancel(id) }
     }
-    let duration = length.duration
+    return sleeping(on: clock, for: length.duration, fire: fire)
+  }
+
+  private static func sleeping<C: Clock<Duration>>(
+    on clock: C, for duration: Duration, fire: @escaping @Sendable () -> Void
+  ) -> DeadlineTimer {
+    let end = clock.now.advanced(by: duration)
     let task = Task {
       do {
-        try await clock.sleep(for: duration)
+        try await clock.sleep(until: end, tolerance: nil)
       } catch {
         return
       }
       fire()
     }
-    return DeadlineTimer { task.cancel() }
+    return DeadlineTimer(end: .onClock { max(clock.now.duration(to: end), .zero) }) { task.cancel() }
+  }
+
+  /// How long until the timer fires; zero once it is due.
+  var timeLeft: Duration {
+    switch end {
+    case .scheduled(let end):
+      let now = DispatchTime.now().uptimeNanoseconds
+      return end.uptimeNanoseconds > now ? .nanoseconds(end.uptimeNanoseconds - now) : .zero
+    case .onClock(let timeLeft):
+      return timeLeft()
+    }
   }
 
   /// Stops the timer; `fire` is not called afterwards unless it was already running.
