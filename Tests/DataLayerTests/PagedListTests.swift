@@ -203,6 +203,24 @@ struct PagedListTests {
     #expect(links.lines.withLock { $0 } == ["GET /todos", "GET /todos?page=2"])
   }
 
+  @Test("a server that goes round two pages is followed once round: a page already read ends the list")
+  func twoPagesInACircle() async throws {
+    // Page 3 names page 2 as its next, as a cursor implementation with an off-by-one does.
+    let links = PagingServer { page, items, _ in
+      (items, #"</todos?page=\#(page == 3 ? 2 : page + 1)>; rel="next""#)
+    }
+    let linked = Endpoint<[Item]>(path: ["todos"]).paged(.linkHeader)
+    #expect(try await Self.all(from: linked, with: links.client).map(\.id) == [1, 2, 3, 4, 5])
+    #expect(links.lines.withLock { $0 } == ["GET /todos", "GET /todos?page=2", "GET /todos?page=3"])
+
+    let cursors = PagingServer { page, items, _ in
+      (#"{"data":\#(items),"next_cursor":"c\#(page == 3 ? 2 : page + 1)"}"#, nil)
+    }
+    let first = Endpoint<[Item]>(path: ["todos"]).paged(.cursor())
+    #expect(try await Self.all(from: first, with: cursors.client).map(\.id) == [1, 2, 3, 4, 5])
+    #expect(cursors.lines.withLock { $0 } == ["GET /todos", "GET /todos?cursor=c2", "GET /todos?cursor=c3"])
+  }
+
   /// A GraphQL query for a connection's page after `after`, as Relay-style APIs take it.
   private struct ConnectionQuery: Encodable, Sendable {
     struct Variables: Encodable, Sendable {

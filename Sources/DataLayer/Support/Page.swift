@@ -123,14 +123,20 @@ public struct PageShape<Item: Decodable & Sendable>: Sendable {
 extension Endpoint {
   /// This list endpoint read page by page in `shape`. Each page's ``Page/next`` is this endpoint
   /// again, sent to the next page's link (only on the API's origin) or with its query items set.
-  /// A next page that would be the page just read (a server repeating its cursor or its link)
-  /// ends the list instead of bringing that page again.
+  /// A next page that this list has already read (a server repeating its cursor or its link, or
+  /// going round two pages) ends the list instead of bringing that page again.
   public func paged<Item>(_ shape: PageShape<Item>) -> Endpoint<Page<Item>> where Response == [Item] {
+    paged(shape, after: [])
+  }
+
+  private func paged<Item>(_ shape: PageShape<Item>, after read: Set<PageAddress>) -> Endpoint<Page<Item>>
+  where Response == [Item] {
     let list = self
+    let read = read.union([PageAddress(of: list)])
     return shape.read(list).map { contents in
       let next = contents.next.map { list.next(at: $0) }
-      let isSamePage = next.map { $0.link == list.link && $0.query == list.query } ?? false
-      return Page(items: contents.items, next: isSamePage ? nil : next?.paged(shape))
+      let isRead = next.map { read.contains(PageAddress(of: $0)) } ?? false
+      return Page(items: contents.items, next: isRead ? nil : next?.paged(shape, after: read))
     }
   }
 
@@ -143,6 +149,17 @@ extension Endpoint {
       endpoint.query = request.query.filter { item in !items.contains { $0.name == item.name } } + items
       return endpoint
     }
+  }
+}
+
+/// What tells one page's request from another's in a list: its link and its query.
+private struct PageAddress: Hashable {
+  let link: URL?
+  let query: [URLQueryItem]
+
+  init<Response>(of endpoint: Endpoint<Response>) {
+    link = endpoint.link
+    query = endpoint.query
   }
 }
 
