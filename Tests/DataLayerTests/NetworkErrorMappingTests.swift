@@ -43,6 +43,9 @@ struct NetworkErrorMappingTests {
       ),
       (.badStatus(code: 500, bodyExcerpt: "boom"), .server(status: 500)),
       (.badStatus(code: 503, bodyExcerpt: nil), .server(status: 503)),
+      // Too many requests passes in a moment, as a server error does; a 408 is the server's timeout.
+      (.badStatus(code: 429, bodyExcerpt: #"{"message":"API rate limit exceeded"}"#), .server(status: 429)),
+      (.badStatus(code: 408, bodyExcerpt: nil), .timeout),
       (.transport(code: URLError.Code.timedOut.rawValue), .timeout),
       (.transport(code: URLError.Code.notConnectedToInternet.rawValue), .offline),
       (.transport(code: URLError.Code.cannotConnectToHost.rawValue), .offline),

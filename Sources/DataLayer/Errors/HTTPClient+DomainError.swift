@@ -10,8 +10,8 @@ extension HTTPClient {
   /// - `cancelled` → `cancelled`; `timeout` → `timeout`;
   /// - `unauthorized`, `refreshFailed`, `excessiveRefresh` and status 401 → `sessionExpired`;
   ///   `refreshUnavailable` → `offline` or `timeout` as its cause, else `server(status:)`;
-  /// - status 403 → `forbidden`; status 404 and 410 → `notFound`; status 500 and above →
-  ///   `server(status:)`; any other status → `unexpected(reason:)`;
+  /// - status 403 → `forbidden`; status 404 and 410 → `notFound`; status 408 → `timeout`;
+  ///   status 429 and 500 and above → `server(status:)`; any other status → `unexpected(reason:)`;
   /// - an unreadable answer (`noData`, `decodingFailed`, `unacceptableContentType`,
   ///   `invalidResponse`, `responseTooLarge`) → `invalidData(reason:)`;
   /// - a request that could not be built (`invalidURL`, `invalidRequest`) → `unexpected(reason:)`;

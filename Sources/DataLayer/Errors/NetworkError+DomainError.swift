@@ -30,7 +30,10 @@ extension NetworkError {
       return .forbidden(serverMessage: serverSentence)
     case .badStatus(404, _), .badStatus(410, _):
       return .notFound
-    case .badStatus(let code, _) where code >= 500:
+    // 408 is the server's own timeout; a 429 passes in a moment, as a server error does.
+    case .badStatus(408, _):
+      return .timeout
+    case .badStatus(let code, _) where code >= 500 || code == 429:
       return .server(status: code)
     case .badStatus(let code, _):
       return .unexpected(reason: "HTTP status \(code)")

@@ -21,7 +21,7 @@ public enum DomainError: Error, Sendable, Hashable {
   /// The user is signed in but may not do this (the server's 403); asking again will not help.
   /// `serverMessage` is the server's own sentence, when its body had one.
   case forbidden(serverMessage: String?)
-  /// The server failed; `status` is its HTTP status code when there was one.
+  /// The server failed, or asked to be called less often (429); `status` is its HTTP status, if any.
   case server(status: Int?)
   /// The server answered with something that is not a valid value; `reason` is for developers.
   case invalidData(reason: String)
