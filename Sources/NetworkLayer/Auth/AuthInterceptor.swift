@@ -126,7 +126,8 @@ public actor AuthInterceptor: RequestInterceptor {
 
   /// Answers a 401 on an authenticated endpoint: ``RetryDecision/retryNow`` once a newer token
   /// is available (refreshing once for everyone if needed), or ``RetryDecision/fail(_:)`` after a
-  /// second 401 or with the refresh's error.
+  /// second 401 or with the refresh's error. A 401 is the attempt's error, so an endpoint whose
+  /// backend says "token not verified" in a 200 body has its `map` throw one.
   public nonisolated func retry(
     after failure: AttemptFailure, context: RequestContext
   ) async -> RetryDecision {
