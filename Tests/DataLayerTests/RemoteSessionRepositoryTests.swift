@@ -104,4 +104,105 @@ struct RemoteSessionRepositoryTests {
     }
     #expect(paths.withLock { $0 } == ["/auth/login", "/auth/refresh"])
   }
+
+  /// A backend that gives its tokens' expiry as a moment (`expires_at`, seconds since 1970) and
+  /// dates its answers by its own clock, when `datesAnswers`.
+  private struct AbsoluteExpiryContract: AuthContract {
+    struct Pair: Decodable, Sendable {
+      var access: String
+      var refresh: String
+      var expiresAt: Double
+
+      enum CodingKeys: String, CodingKey {
+        case access, refresh
+        case expiresAt = "expires_at"
+      }
+    }
+
+    func logIn(username: String, password: String) -> Endpoint<IssuedTokens> {
+      Endpoint<Pair>(
+        method: .post, path: ["login"], body: .json(["username": username, "password": password])
+      )
+      .map(Self.issued)
+    }
+
+    func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens> {
+      Endpoint<Pair>(method: .post, path: ["refresh"], body: .json(["refresh": tokens.refreshToken])).map(
+        Self.issued)
+    }
+
+    @Sendable static func issued(_ pair: Pair) -> IssuedTokens {
+      IssuedTokens(
+        accessToken: pair.access, refreshToken: pair.refresh,
+        expiry: .at(Date(timeIntervalSince1970: pair.expiresAt)))
+    }
+  }
+
+  /// Issues tokens valid for an hour by the real clock, and counts the requests to each path.
+  private static func absoluteExpiryServer(datesAnswers: Bool, paths: Locked<[String]>) -> InProcessTransport
+  {
+    InProcessTransport(
+      StubHandler { request in
+        paths.withLock { $0.append(request.path) }
+        let now = Date()
+        let body =
+          #"{"access":"at-\#(UUID())","refresh":"rt-1","expires_at":\#(now.timeIntervalSince1970 + 3600)}"#
+        var headers = ["Content-Type": "application/json"]
+        if datesAnswers {
+          let formatter = DateFormatter()
+          formatter.locale = Locale(identifier: "en_US_POSIX")
+          formatter.timeZone = TimeZone(identifier: "GMT")
+          formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+          headers["Date"] = formatter.string(from: now)
+        }
+        return .respond(
+          InProcessResponse(
+            status: 200, headers: headers, body: Data((request.path == "/todos" ? "[]" : body).utf8)))
+      })
+  }
+
+  @Test("an absolute expiry is read by the server's clock: a device clock hours ahead renews nothing")
+  func absoluteExpiryByTheServersClock() async throws {
+    let paths = Locked<[String]>([])
+    let server = Self.absoluteExpiryServer(datesAnswers: true, paths: paths)
+    // The device's clock is two hours ahead of the server's.
+    let deviceNow: @Sendable () -> Date = { Date().addingTimeInterval(2 * 3600) }
+    let contract = AbsoluteExpiryContract()
+    let plain = URLSessionHTTPClient(baseURL: server.baseURL, transport: server)
+    let store = InMemoryTokenStore()
+    let interceptor = AuthInterceptor(
+      store: store, refresher: RemoteTokenRefresher(client: plain, contract: contract, now: deviceNow),
+      now: deviceNow)
+    let sessions = RemoteSessionRepository(
+      client: plain, contract: contract, tokenStore: store, sessionEvents: interceptor.sessionEvents,
+      now: deviceNow)
+    let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: server, interceptors: [interceptor])
+
+    _ = try await sessions.logIn(username: "demo", password: "correct-horse-battery-staple")
+    for _ in 0..<5 {
+      _ = try await client.send(Endpoint<[Int]>(path: ["todos"], requiresAuthentication: true))
+    }
+
+    #expect(paths.withLock { $0 } == ["/login"] + Array(repeating: "/todos", count: 5), "no renewal was sent")
+    let expiresAt = try #require(store.tokens?.expiresAt)
+    #expect(abs(expiresAt.timeIntervalSince(deviceNow()) - 3600) < 5, "an hour left on the device's clock")
+  }
+
+  @Test("an absolute expiry in an answer without a Date header is kept as the moment it names")
+  func absoluteExpiryWithoutADate() async throws {
+    let paths = Locked<[String]>([])
+    let server = Self.absoluteExpiryServer(datesAnswers: false, paths: paths)
+    let store = InMemoryTokenStore()
+    let sessions = RemoteSessionRepository(
+      client: URLSessionHTTPClient(baseURL: server.baseURL, transport: server),
+      contract: AbsoluteExpiryContract(),
+      tokenStore: store, sessionEvents: AsyncStream { $0.finish() },
+      now: { Date().addingTimeInterval(2 * 3600) })
+
+    let before = Date()
+    _ = try await sessions.logIn(username: "demo", password: "correct-horse-battery-staple")
+
+    let expiresAt = try #require(store.tokens?.expiresAt)
+    #expect(expiresAt >= before.addingTimeInterval(3600) && expiresAt <= Date().addingTimeInterval(3600))
+  }
 }

@@ -47,7 +47,8 @@ public enum TokenExpiry: Sendable, Hashable {
   /// "never expires" by `0` maps it to ``unknown`` in its contract.
   case after(seconds: Double)
   /// At this moment: an absolute field, or a JWT's `exp` claim without `iat` (see ``jwt(_:)``).
-  /// Only as good as the device's clock; prefer ``after(seconds:)`` when the answer has both.
+  /// A login or refresh answer with a `Date` header has it read by the server's clock, so a
+  /// device clock hours off does not matter; without one it is only as good as the device's.
   case at(Date)
   /// Not told: the token is renewed only when the server rejects it with a 401.
   case unknown

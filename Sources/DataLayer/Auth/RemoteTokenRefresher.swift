@@ -22,11 +22,11 @@ public struct RemoteTokenRefresher: TokenRefresher {
     self.now = now
   }
 
-  /// Exchanges `tokens` for new ones: an expiry in seconds is counted from when the answer
-  /// arrived, a refresh token the answer does not rotate is kept, and tokens no request could
-  /// carry fail as `decodingFailed`, which keeps the session. A session that holds no
-  /// refresh token (its backend issues none) cannot be renewed: it fails with `unauthorized`
-  /// without a request, which ends the session.
+  /// Exchanges `tokens` for new ones: an expiry is counted from when the answer arrived (an
+  /// absolute one by the server's clock, see `TokenExpiry.at(_:)`), a refresh token the answer
+  /// does not rotate is kept, and tokens no request could carry fail as `decodingFailed`, which
+  /// keeps the session. A session that holds no refresh token (its backend issues none) cannot
+  /// be renewed: it fails with `unauthorized` without a request, which ends the session.
   ///
   /// - Parameter tokens: the session's current tokens, for the contract to send what it needs.
   /// - Returns: the new tokens.
@@ -38,6 +38,7 @@ public struct RemoteTokenRefresher: TokenRefresher {
     // The tokens are removed by value from anything reported, whatever the contract calls them.
     var request = contract.refresh(tokens)
     request.credentials += [tokens.accessToken, tokens.refreshToken]
-    return try await client.send(request).sendable().tokens(receivedAt: now(), replacing: tokens)
+    return try await client.send(request.readingExpiryByServerClock()).sendable()
+      .tokens(receivedAt: now(), replacing: tokens)
   }
 }

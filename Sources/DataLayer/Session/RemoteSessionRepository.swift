@@ -74,7 +74,7 @@ public final class RemoteSessionRepository: SessionRepository {
     request.credentials.append(password)
     let issued: IssuedTokens
     do {
-      issued = try await client.send(request).sendable()
+      issued = try await client.send(request.readingExpiryByServerClock()).sendable()
     } catch let error where error.status.map(contract.refusedLoginStatuses.contains) ?? false {
       throw .invalidCredentials(serverMessage: contract.refusedLoginMessage(error))
     } catch {
