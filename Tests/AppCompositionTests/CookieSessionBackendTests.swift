@@ -123,17 +123,8 @@ struct CookieSessionBackendTests {
   )
   func sessionCookieSignsRequests() async throws {
     let backend = CookieSessionBackend()
-    let store = InMemoryTokenStore()
-    let (container, lines) = AppContainer.servingWithLog(backend) {
-      $0.authContract = CookieSessionAuthContract()
-      $0.tokenStore = store
-    }
-
-    _ = try await container.session.logIn(
-      username: "demo@example.com", password: "correct-horse-battery-staple")
-    _ = try await container.authenticatedClient.send(Self.todos)
-    let expiresAt = store.tokens?.expiresAt
-    await container.session.logOut()
+    let (expiresAt, text) = try await AppContainer.wholeSession(
+      on: backend, contract: CookieSessionAuthContract(), sending: Self.todos)
 
     let state = backend.state.withLock { $0 }
     let cookie = try #require(state.cookies.first)
@@ -144,7 +135,6 @@ struct CookieSessionBackendTests {
     #expect(state.cookies == [cookie, cookie], "the request and the sign-out carried it")
     #expect(state.sessions.isEmpty, "the sign-out ended it")
     #expect(state.requestLines == ["POST /session", "GET /todos", "DELETE /session"])
-    let text = lines.withLock { $0.joined(separator: "\n") }
     #expect(text.contains("/session") && text.contains("/todos"), "\(text)")
     let id = String(cookie.dropFirst("_app_session=".count))
     for secret in [id, "correct-horse-battery-staple"] {

@@ -3,6 +3,7 @@ import DataLayer
 import DomainLayer
 import Foundation
 import LayeredSupport
+import LayeredTestSupport
 import NetworkLayer
 import SampleBackend
 import Testing
@@ -38,6 +39,24 @@ extension AppContainer {
       configure(&configuration)
     }
     return (container, log)
+  }
+
+  /// One whole session on `backend` under `contract`: signs in with the right password, sends
+  /// `endpoint` once, signs out. Returns the expiry the session held and the verbose log's text.
+  static func wholeSession(
+    on backend: some InProcessHandler, contract: some AuthContract, sending endpoint: Endpoint<[String]>
+  ) async throws -> (expiresAt: Date?, log: String) {
+    let store = InMemoryTokenStore()
+    let (container, lines) = servingWithLog(backend) {
+      $0.authContract = contract
+      $0.tokenStore = store
+    }
+    _ = try await container.session.logIn(
+      username: "demo@example.com", password: "correct-horse-battery-staple")
+    _ = try await container.authenticatedClient.send(endpoint)
+    let expiresAt = store.tokens?.expiresAt
+    await container.session.logOut()
+    return (expiresAt, lines.withLock { $0.joined(separator: "\n") })
   }
 
   /// Types `username` and a wrong password into a new login screen, taps log in, and checks what

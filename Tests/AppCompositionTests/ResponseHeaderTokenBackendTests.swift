@@ -136,17 +136,8 @@ struct ResponseHeaderTokenBackendTests {
   )
   func tokenFromTheResponseHeader() async throws {
     let backend = ResponseHeaderTokenBackend()
-    let store = InMemoryTokenStore()
-    let (container, lines) = AppContainer.servingWithLog(backend) {
-      $0.authContract = ResponseHeaderTokenAuthContract()
-      $0.tokenStore = store
-    }
-
-    _ = try await container.session.logIn(
-      username: "demo@example.com", password: "correct-horse-battery-staple")
-    _ = try await container.authenticatedClient.send(Self.todos)
-    let expiresAt = store.tokens?.expiresAt
-    await container.session.logOut()
+    let (expiresAt, text) = try await AppContainer.wholeSession(
+      on: backend, contract: ResponseHeaderTokenAuthContract(), sending: Self.todos)
 
     let state = backend.state.withLock { $0 }
     let token = try #require(state.presented.first)
@@ -154,7 +145,6 @@ struct ResponseHeaderTokenBackendTests {
     #expect(state.validTokens.isEmpty, "the sign-out revoked it")
     #expect(expiresAt == Date(timeIntervalSince1970: TimeInterval(ResponseHeaderTokenBackend.expiry)))
     #expect(state.requestLines == ["POST /users/sign_in", "GET /todos", "DELETE /users/sign_out"])
-    let text = lines.withLock { $0.joined(separator: "\n") }
     #expect(text.contains("/users/sign_in") && text.contains("/todos"), "\(text)")
     for secret in [token, "correct-horse-battery-staple"] {
       #expect(!text.contains(secret), "\(secret) appeared in: \(text)")
