@@ -85,11 +85,7 @@ private struct CookieSessionAuthContract: AuthContract {
       method: .post, path: ["session"], body: .json(Credentials(email: username, password: password))
     )
     .map { _, response throws(NetworkError) -> IssuedTokens in
-      let fields = response.allHeaderFields.reduce(into: [String: String]()) { fields, field in
-        if let name = field.key as? String, let value = field.value as? String { fields[name] = value }
-      }
-      let cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: response.url ?? Self.anyURL)
-      guard let session = cookies.first(where: { $0.name == "_app_session" }) else {
+      guard let session = response.cookie(named: "_app_session") else {
         throw .decodingFailed(path: "Set-Cookie", reason: "the sign-in answer sets no session cookie")
       }
       return IssuedTokens(
@@ -110,8 +106,6 @@ private struct CookieSessionAuthContract: AuthContract {
   /// `Cookie: _app_session=…`, no scheme.
   var tokenHeader: String { "Cookie" }
   var tokenScheme: String? { nil }
-
-  private static var anyURL: URL { URL(fileURLWithPath: "/") }
 }
 
 @Suite("A backend that keeps its session behind a cookie", .timeLimit(.minutes(1)))

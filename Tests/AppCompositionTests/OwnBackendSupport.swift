@@ -79,6 +79,18 @@ extension AppContainer {
   }
 }
 
+extension HTTPURLResponse {
+  /// The cookie named `name` that this answer sets, read with `HTTPCookie` as an app's login
+  /// contract reads it: URLSession hands several `Set-Cookie` lines over as one field.
+  func cookie(named name: String) -> HTTPCookie? {
+    let fields = allHeaderFields.reduce(into: [String: String]()) { fields, field in
+      if let name = field.key as? String, let value = field.value as? String { fields[name] = value }
+    }
+    let origin = url ?? URL(fileURLWithPath: "/")
+    return HTTPCookie.cookies(withResponseHeaderFields: fields, for: origin).first { $0.name == name }
+  }
+}
+
 extension InProcessReply {
   /// An answer whose body is this JSON text, byte for byte, as a backend of its own writes it.
   static func json(_ status: Int, text: String) -> InProcessReply {
