@@ -6,6 +6,7 @@ import Testing
 struct DomainErrorTests {
   static let all: [DomainError] = [
     .offline, .timeout, .notFound, .forbidden, .server(status: 503), .server(status: nil),
+    .server(status: 429),
     .invalidData(reason: "todo 1: title is blank"), .cancelled, .unexpected(reason: "HTTP status 418"),
     .rejected(message: nil, fieldErrors: ["title": ["This field may not be blank."]]),
     .rejected(message: nil, fieldErrors: [:]),
@@ -34,6 +35,13 @@ struct DomainErrorTests {
     #expect(!DomainError.invalidData(reason: "").isRetryable)
     #expect(!DomainError.cancelled.isRetryable)
     #expect(!DomainError.rejected(message: "Check the form.", fieldErrors: [:]).isRetryable)
+  }
+
+  @Test("too many requests asks the person to wait, and blames no server problem")
+  func tooManyRequests() {
+    let message = DomainError.server(status: 429).message
+    #expect(message.contains("wait") && !message.contains("problem"), "\(message)")
+    #expect(DomainError.server(status: 429).isRetryable)
   }
 
   @Test("a rejection shows the server's sentence when it gave one, and keeps each field's complaints")

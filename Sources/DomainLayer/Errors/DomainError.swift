@@ -49,6 +49,8 @@ public enum DomainError: Error, Sendable, Hashable {
       "That item could not be found. It may have been removed."
     case .forbidden:
       "You are not allowed to do that."
+    case .server(429?):
+      "Too many requests just now. Please wait a moment and try again."
     case .server:
       "The server had a problem. Please try again in a moment."
     case .invalidData:
