@@ -19,11 +19,9 @@ import Testing
 private final class CookieRefreshBackend: InProcessHandler {
   struct State {
     var requestLines: [String] = []
-    var accessTokens: Set<String> = []
-    var refreshTokens: Set<String> = []
+    var tokens = IssuedTokenSets()
     /// The `Cookie` header of every refresh request, as the server got it.
     var refreshCookies: [String] = []
-    var issued = 0
   }
 
   let state = Locked(State())
@@ -46,14 +44,14 @@ private final class CookieRefreshBackend: InProcessHandler {
       let known = state.withLock { state in
         state.refreshCookies.append(cookie)
         // A refresh token is good once: rotation.
-        return presented.map { state.refreshTokens.remove($0) != nil } ?? false
+        return presented.map { state.tokens.refresh.remove($0) != nil } ?? false
       }
       guard known else { return .json(401, text: #"{"message":"Invalid refresh token"}"#) }
       return issue()
     case ("GET", "/todos"):
       let presented = request.header("Authorization") ?? ""
       guard presented.hasPrefix("Bearer "),
-        state.withLock({ $0.accessTokens.contains(String(presented.dropFirst("Bearer ".count))) })
+        state.withLock({ $0.tokens.access.contains(String(presented.dropFirst("Bearer ".count))) })
       else {
         return .json(401, text: #"{"message":"Unauthorized"}"#)
       }
@@ -65,15 +63,7 @@ private final class CookieRefreshBackend: InProcessHandler {
 
   /// A new access token in the body and a new refresh token in its cookie.
   private func issue() -> InProcessReply {
-    let (access, refresh) = state.withLock { state in
-      state.issued += 1
-      let pair = (
-        "access-\(state.issued)-\(UUID().uuidString)", "refresh-\(state.issued)-\(UUID().uuidString)"
-      )
-      state.accessTokens.insert(pair.0)
-      state.refreshTokens.insert(pair.1)
-      return pair
-    }
+    let (access, refresh) = state.withLock { $0.tokens.issuePair() }
     return .respond(
       InProcessResponse(
         status: 200,
@@ -134,11 +124,11 @@ struct CookieRefreshBackendTests {
     }
     _ = try await container.session.logIn(
       username: "demo@example.com", password: "correct-horse-battery-staple")
-    let first = try #require(backend.state.withLock { $0.refreshTokens.first })
+    let first = try #require(backend.state.withLock { $0.tokens.refresh.first })
 
     for _ in 0..<2 {
       // The server forgets every access token: the request is refused, renewed and sent again.
-      backend.state.withLock { $0.accessTokens.removeAll() }
+      backend.state.withLock { $0.tokens.access.removeAll() }
       _ = try await container.authenticatedClient.send(Self.todos)
     }
 
@@ -168,8 +158,8 @@ struct CookieRefreshBackendTests {
     let sessions = StreamRecorder(container.session.sessionUpdates())
 
     backend.state.withLock { state in
-      state.accessTokens.removeAll()
-      state.refreshTokens.removeAll()
+      state.tokens.access.removeAll()
+      state.tokens.refresh.removeAll()
     }
     await #expect(throws: DomainError.sessionExpired) {
       try await container.authenticatedClient.sendTranslatingErrors(Self.todos)

@@ -15,11 +15,9 @@ import Testing
 private final class HeaderRefreshBackend: InProcessHandler {
   struct State {
     var requestLines: [String] = []
-    var accessTokens: Set<String> = []
-    var refreshTokens: Set<String> = []
+    var tokens = IssuedTokenSets()
     /// The `Authorization` header of every refresh request, as the server got it.
     var refreshHeaders: [String] = []
-    var issued = 0
   }
 
   let state = Locked(State())
@@ -34,29 +32,18 @@ private final class HeaderRefreshBackend: InProcessHandler {
       guard fields["password"] == "correct-horse-battery-staple" else {
         return .json(401, text: #"{"msg":"Bad username or password"}"#)
       }
-      let (access, refresh) = state.withLock { state in
-        state.issued += 1
-        let pair = (
-          "access-\(state.issued)-\(UUID().uuidString)", "refresh-\(state.issued)-\(UUID().uuidString)"
-        )
-        state.accessTokens.insert(pair.0)
-        state.refreshTokens.insert(pair.1)
-        return pair
-      }
+      let (access, refresh) = state.withLock { $0.tokens.issuePair() }
       return .json(200, text: #"{"access_token":"\#(access)","refresh_token":"\#(refresh)"}"#)
     case ("POST", "/refresh"):
       let access: String? = state.withLock { state in
         state.refreshHeaders.append(presented)
-        guard state.refreshTokens.contains(bearer) else { return nil }
-        state.issued += 1
-        let access = "access-\(state.issued)-\(UUID().uuidString)"
-        state.accessTokens.insert(access)
-        return access
+        guard state.tokens.refresh.contains(bearer) else { return nil }
+        return state.tokens.issueAccess()
       }
       guard let access else { return .json(422, text: #"{"msg":"Signature verification failed"}"#) }
       return .json(200, text: #"{"access_token":"\#(access)"}"#)
     case ("GET", "/protected"):
-      guard state.withLock({ $0.accessTokens.contains(bearer) }) else {
+      guard state.withLock({ $0.tokens.access.contains(bearer) }) else {
         return .json(401, text: #"{"msg":"Token has expired"}"#)
       }
       return .json(200, text: "[]")
@@ -125,11 +112,11 @@ struct HeaderRefreshBackendTests {
     let backend = HeaderRefreshBackend()
     let (container, lines) = Self.app(backend)
     _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
-    let refreshToken = try #require(backend.state.withLock { $0.refreshTokens.first })
+    let refreshToken = try #require(backend.state.withLock { $0.tokens.refresh.first })
 
     for _ in 0..<2 {
       // The server forgets every access token: the request is refused, renewed and sent again.
-      backend.state.withLock { $0.accessTokens.removeAll() }
+      backend.state.withLock { $0.tokens.access.removeAll() }
       _ = try await container.authenticatedClient.send(Self.protected)
     }
 
@@ -154,8 +141,8 @@ struct HeaderRefreshBackendTests {
     _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
     let sessions = StreamRecorder(container.session.sessionUpdates())
     backend.state.withLock { state in
-      state.accessTokens.removeAll()
-      state.refreshTokens.removeAll()
+      state.tokens.access.removeAll()
+      state.tokens.refresh.removeAll()
     }
 
     await #expect(throws: DomainError.sessionExpired) {

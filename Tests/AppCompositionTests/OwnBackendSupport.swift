@@ -79,6 +79,29 @@ extension AppContainer {
   }
 }
 
+/// The tokens a test backend has issued and still accepts, each numbered and unique.
+struct IssuedTokenSets {
+  var access: Set<String> = []
+  var refresh: Set<String> = []
+  private var count = 0
+
+  /// A new access token and a new refresh token, both accepted from now on.
+  mutating func issuePair() -> (access: String, refresh: String) {
+    let access = issueAccess()
+    let refresh = "refresh-\(count)-\(UUID().uuidString)"
+    self.refresh.insert(refresh)
+    return (access, refresh)
+  }
+
+  /// A new access token, accepted from now on.
+  mutating func issueAccess() -> String {
+    count += 1
+    let access = "access-\(count)-\(UUID().uuidString)"
+    self.access.insert(access)
+    return access
+  }
+}
+
 extension HTTPURLResponse {
   /// The cookie named `name` that this answer sets, read with `HTTPCookie` as an app's login
   /// contract reads it: URLSession hands several `Set-Cookie` lines over as one field.
