@@ -38,7 +38,6 @@ public struct RemoteTokenRefresher: TokenRefresher {
     // The tokens are removed by value from anything reported, whatever the contract calls them.
     var request = contract.refresh(tokens)
     request.credentials += [tokens.accessToken, tokens.refreshToken]
-    return try await client.send(request.readingExpiryByServerClock()).sendable()
-      .tokens(receivedAt: now(), replacing: tokens)
+    return try await client.issuedTokens(sending: request).tokens(receivedAt: now(), replacing: tokens)
   }
 }

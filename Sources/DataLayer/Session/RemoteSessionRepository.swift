@@ -74,7 +74,7 @@ public final class RemoteSessionRepository: SessionRepository {
     request.credentials.append(password)
     let issued: IssuedTokens
     do {
-      issued = try await client.send(request.readingExpiryByServerClock()).sendable()
+      issued = try await client.issuedTokens(sending: request)
     } catch let error where error.status.map(contract.refusedLoginStatuses.contains) ?? false {
       throw .invalidCredentials(serverMessage: contract.refusedLoginMessage(error))
     } catch {
