@@ -37,10 +37,7 @@ private final class CookieRefreshBackend: InProcessHandler {
       return issue()
     case ("POST", "/auth/refresh"):
       let cookie = request.header("Cookie") ?? ""
-      let presented = cookie.split(separator: ";").lazy
-        .map { $0.trimmingCharacters(in: .whitespaces) }
-        .first { $0.hasPrefix("refresh_token=") }
-        .map { String($0.dropFirst("refresh_token=".count)) }
+      let presented = request.cookie(named: "refresh_token")
       let known = state.withLock { state in
         state.refreshCookies.append(cookie)
         // A refresh token is good once: rotation.

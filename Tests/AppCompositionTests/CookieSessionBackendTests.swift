@@ -27,10 +27,7 @@ private final class CookieSessionBackend: InProcessHandler {
 
   func handle(_ request: InProcessRequest) async -> InProcessReply {
     let cookie = request.header("Cookie")
-    let session = cookie?.split(separator: ";").lazy
-      .map { $0.trimmingCharacters(in: .whitespaces) }
-      .first { $0.hasPrefix("_app_session=") }
-      .map { String($0.dropFirst("_app_session=".count)) }
+    let session = request.cookie(named: "_app_session")
     state.withLock { state in
       state.requestLines.append("\(request.method) \(request.percentEncodedPath)")
       if let cookie { state.cookies.append(cookie) }

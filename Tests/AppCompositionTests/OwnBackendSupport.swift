@@ -114,6 +114,16 @@ extension HTTPURLResponse {
   }
 }
 
+extension InProcessRequest {
+  /// The value of the cookie named `name` in the request's `Cookie` header, as a server reads it.
+  func cookie(named name: String) -> String? {
+    header("Cookie")?.split(separator: ";").lazy
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .first { $0.hasPrefix(name + "=") }
+      .map { String($0.dropFirst(name.count + 1)) }
+  }
+}
+
 extension InProcessReply {
   /// An answer whose body is this JSON text, byte for byte, as a backend of its own writes it.
   static func json(_ status: Int, text: String) -> InProcessReply {
