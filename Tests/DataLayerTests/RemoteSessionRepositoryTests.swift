@@ -138,9 +138,37 @@ struct RemoteSessionRepositoryTests {
     }
   }
 
-  /// Issues tokens valid for an hour by the real clock, and counts the requests to each path.
-  private static func absoluteExpiryServer(datesAnswers: Bool, paths: Locked<[String]>) -> InProcessTransport
-  {
+  /// The three forms of an HTTP date (RFC 9110, section 5.6.7): servers send the first, and a
+  /// recipient must read all three.
+  enum DateForm: String, CaseIterable, Sendable {
+    case imfFixdate = "IMF-fixdate"
+    case rfc850 = "RFC 850"
+    case asctime
+
+    func text(for date: Date) -> String {
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.timeZone = TimeZone(identifier: "GMT")
+      switch self {
+      case .imfFixdate:
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+      case .rfc850:
+        formatter.dateFormat = "EEEE, dd-MMM-yy HH:mm:ss 'GMT'"
+      case .asctime:
+        // asctime pads a one-digit day with a space: `Sun Nov  6 08:49:37 1994`.
+        formatter.dateFormat = "d"
+        let day = formatter.string(from: date)
+        formatter.dateFormat = "EEE MMM '\(day.count == 1 ? " " + day : day)' HH:mm:ss yyyy"
+      }
+      return formatter.string(from: date)
+    }
+  }
+
+  /// Issues tokens valid for an hour by the real clock, dates its answers in `dateForm`, if any,
+  /// and counts the requests to each path.
+  private static func absoluteExpiryServer(
+    dateForm: DateForm?, paths: Locked<[String]>
+  ) -> InProcessTransport {
     InProcessTransport(
       StubHandler { request in
         paths.withLock { $0.append(request.path) }
@@ -148,12 +176,8 @@ struct RemoteSessionRepositoryTests {
         let body =
           #"{"access":"at-\#(UUID())","refresh":"rt-1","expires_at":\#(now.timeIntervalSince1970 + 3600)}"#
         var headers = ["Content-Type": "application/json"]
-        if datesAnswers {
-          let formatter = DateFormatter()
-          formatter.locale = Locale(identifier: "en_US_POSIX")
-          formatter.timeZone = TimeZone(identifier: "GMT")
-          formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-          headers["Date"] = formatter.string(from: now)
+        if let dateForm {
+          headers["Date"] = dateForm.text(for: now)
         }
         return .respond(
           InProcessResponse(
@@ -161,10 +185,12 @@ struct RemoteSessionRepositoryTests {
       })
   }
 
-  @Test("an absolute expiry is read by the server's clock: a device clock hours ahead renews nothing")
-  func absoluteExpiryByTheServersClock() async throws {
+  @Test(
+    "an absolute expiry is read by the server's clock, in any form of its Date: a device clock hours ahead renews nothing",
+    arguments: DateForm.allCases)
+  func absoluteExpiryByTheServersClock(dateForm: DateForm) async throws {
     let paths = Locked<[String]>([])
-    let server = Self.absoluteExpiryServer(datesAnswers: true, paths: paths)
+    let server = Self.absoluteExpiryServer(dateForm: dateForm, paths: paths)
     // The device's clock is two hours ahead of the server's.
     let deviceNow: @Sendable () -> Date = { Date().addingTimeInterval(2 * 3600) }
     let contract = AbsoluteExpiryContract()
@@ -197,7 +223,7 @@ struct RemoteSessionRepositoryTests {
   @Test("an absolute expiry in an answer without a Date header is kept as the moment it names")
   func absoluteExpiryWithoutADate() async throws {
     let paths = Locked<[String]>([])
-    let server = Self.absoluteExpiryServer(datesAnswers: false, paths: paths)
+    let server = Self.absoluteExpiryServer(dateForm: nil, paths: paths)
     let store = InMemoryTokenStore()
     let sessions = RemoteSessionRepository(
       client: URLSessionHTTPClient(baseURL: server.baseURL, transport: server),

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredSupport
 import NetworkLayer
 
 #if canImport(FoundationNetworking)
@@ -15,7 +16,7 @@ extension Endpoint where Response == IssuedTokens {
     map { issued, response in
       guard case .at(let expiry) = issued.expiry,
         let field = response.value(forHTTPHeaderField: "Date"),
-        let serverNow = HTTPDate.moment(field)
+        let serverNow = HTTPDate.moment(field, now: Date())
       else { return issued }
       var issued = issued
       issued.expiry = .after(seconds: expiry.timeIntervalSince(serverNow))

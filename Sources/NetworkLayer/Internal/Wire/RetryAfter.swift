@@ -1,4 +1,5 @@
 public import Foundation
+import LayeredSupport
 
 /// Reads the value of a `Retry-After` response header (RFC 9110, section 10.2.3) as a delay.
 ///
@@ -25,40 +26,13 @@ public enum RetryAfter {
     if let seconds = deltaSeconds(trimmed) {
       return seconds
     }
-    guard let date = httpDate(trimmed, now: now) else { return nil }
+    guard let date = HTTPDate.moment(trimmed, now: now) else { return nil }
     return duration(from: now, to: date)
   }
 
   private static func deltaSeconds(_ text: String) -> Duration? {
     guard text.isDecimalDigits else { return nil }
     return .seconds(Int64(text) ?? .max)
-  }
-
-  private static let formats = [
-    "EEE, dd MMM yyyy HH:mm:ss 'GMT'",  // IMF-fixdate, the form servers must send
-    "EEEE, dd-MMM-yy HH:mm:ss 'GMT'",  // obsolete RFC 850
-    "EEE MMM d HH:mm:ss yyyy",  // obsolete asctime
-  ]
-
-  private static func httpDate(_ text: String, now: Date) -> Date? {
-    // asctime pads a one-digit day with a space ("Nov  6"); collapsing runs of spaces lets one
-    // pattern read both widths.
-    let normalized = text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-    for format in formats {
-      // A formatter per call: `DateFormatter` is not safe to share between threads.
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = TimeZone(identifier: "GMT")
-      formatter.dateFormat = format
-      formatter.twoDigitStartDate = now.addingTimeInterval(-50 * 365.2425 * 86_400)
-      // The parser accepts a missing or truncated "GMT" and reads one form with another's
-      // pattern; writing the date back and comparing keeps only exact, case-sensitive matches,
-      // with the right day of the week.
-      if let date = formatter.date(from: normalized), formatter.string(from: date) == normalized {
-        return date
-      }
-    }
-    return nil
   }
 
   private static func duration(from now: Date, to date: Date) -> Duration {

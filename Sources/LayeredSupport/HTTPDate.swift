@@ -1,0 +1,42 @@
+package import Foundation
+
+/// Reads an HTTP date (RFC 9110, section 5.6.7), as a `Date` or `Retry-After` header carries it.
+///
+/// Servers must send the IMF-fixdate form, and a recipient must read all three:
+/// - IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`;
+/// - the obsolete RFC 850 form: `Sunday, 06-Nov-94 08:49:37 GMT`;
+/// - the obsolete asctime form: `Sun Nov  6 08:49:37 1994`.
+package enum HTTPDate {
+  /// The moment `value` names, or `nil` when it is none of the three forms exactly (a wrong day
+  /// of the week, another zone, other case or padding, trailing text). Spaces and tabs around
+  /// it are ignored. An RFC 850 two-digit year is read as at most 50 years after `now`, as RFC 9110
+  /// requires. Thread-safe: every call uses formatters of its own.
+  package static func moment(_ value: String, now: Date) -> Date? {
+    // asctime pads a one-digit day with a space ("Nov  6"); collapsing runs of spaces lets one
+    // pattern read both widths.
+    let text = value.trimmingCharacters(in: .whitespaces)
+      .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    for format in formats {
+      // A formatter per call: `DateFormatter` is not safe to share between threads, and a date
+      // is read once per login, refresh or retry.
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.timeZone = TimeZone(identifier: "GMT")
+      formatter.dateFormat = format
+      formatter.twoDigitStartDate = now.addingTimeInterval(-50 * 365.2425 * 86_400)
+      // The parser accepts a missing or truncated "GMT" and reads one form with another's
+      // pattern; writing the date back and comparing keeps only exact, case-sensitive matches,
+      // with the right day of the week.
+      if let date = formatter.date(from: text), formatter.string(from: date) == text {
+        return date
+      }
+    }
+    return nil
+  }
+
+  private static let formats = [
+    "EEE, dd MMM yyyy HH:mm:ss 'GMT'",
+    "EEEE, dd-MMM-yy HH:mm:ss 'GMT'",
+    "EEE MMM d HH:mm:ss yyyy",
+  ]
+}
