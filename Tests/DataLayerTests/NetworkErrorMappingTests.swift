@@ -51,6 +51,10 @@ struct NetworkErrorMappingTests {
       (.transport(code: URLError.Code.cannotConnectToHost.rawValue), .offline),
       (.transport(code: URLError.Code.networkConnectionLost.rawValue), .offline),
       (.transport(code: URLError.Code.cancelled.rawValue), .cancelled),
+      // A redirect loop, or a redirect to nowhere, is the server's configuration at fault.
+      (.transport(code: URLError.Code.httpTooManyRedirects.rawValue), .server(status: nil)),
+      (.transport(code: URLError.Code.redirectToNonExistentLocation.rawValue), .server(status: nil)),
+      (.transport(code: URLError.Code.badServerResponse.rawValue), .server(status: nil)),
       // A refresh that failed without ending the session is the refresh's failure, whatever the
       // status of the refresh endpoint: never the resource's "not found" or "forbidden".
       (.refreshUnavailable(.badStatus(code: 404, bodyExcerpt: nil)), .server(status: 404)),

@@ -18,7 +18,9 @@ extension HTTPClient {
   /// - a transport failure: timed out → `timeout`; not connected, cannot connect, cannot find
   ///   the host, DNS failure, connection lost, roaming off, data not allowed → `offline`;
   ///   cancelled → `cancelled`; a response that cannot be parsed or decoded (its framing, its
-  ///   content encoding) → `invalidData(reason:)`; anything else → `unexpected(reason:)`.
+  ///   content encoding) → `invalidData(reason:)`; a redirect loop, a redirect to nowhere, or a
+  ///   connection closed before any response → `server(status: nil)`; anything else →
+  ///   `unexpected(reason:)`.
   ///
   /// Reasons are built from `NetworkError.description`, which is redacted, so they never carry
   /// a token or a password.

@@ -58,6 +58,10 @@ extension NetworkError {
     // The server answered, with something that cannot be read: a body that does not decode.
     case .cannotParseResponse?, .cannotDecodeContentData?, .cannotDecodeRawData?:
       .invalidData(reason: description)
+    // The server's configuration or its process failed: a redirect loop, a redirect to nowhere,
+    // a connection closed before any response.
+    case .httpTooManyRedirects?, .redirectToNonExistentLocation?, .badServerResponse?:
+      .server(status: nil)
     default:
       .unexpected(reason: "transport error \(code.map { "\($0.rawValue)" } ?? "unknown")")
     }
