@@ -9,8 +9,8 @@ package import Foundation
 package enum HTTPDate {
   /// The moment `value` names, or `nil` when it is none of the three forms exactly (a wrong day
   /// of the week, another zone, other case or padding, trailing text). Spaces and tabs around
-  /// it are ignored. An RFC 850 two-digit year is read as at most 50 years after `now`, as RFC 9110
-  /// requires. Thread-safe: every call uses formatters of its own.
+  /// it are ignored. An RFC 850 two-digit year is read as at most 50 years after `now`, as
+  /// RFC 9110 requires. Thread-safe: every call uses formatters of its own.
   package static func moment(_ value: String, now: Date) -> Date? {
     // asctime pads a one-digit day with a space ("Nov  6"); collapsing runs of spaces lets one
     // pattern read both widths.
