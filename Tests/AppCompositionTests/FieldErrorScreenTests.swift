@@ -70,6 +70,23 @@ struct FieldErrorScreenTests {
     #expect(screen.state.titleErrors.isEmpty)
   }
 
+  @Test(
+    "a create refused with a sentence and no field shows the sentence, keeps the typed title, and can be tapped again"
+  )
+  @MainActor
+  func refusalWithOnlyASentence() async throws {
+    let creates = Locked(0)
+    let conflict = (409, #"{"statusCode":409,"message":"A todo with this title already exists."}"#)
+    let screen = try await Self.createTooLongTitle(
+      on: Self.refusingBackend(creates: creates, refusal: conflict))
+
+    #expect(screen.state.message == "A todo with this title already exists.")
+    #expect(screen.state.titleErrors.isEmpty)
+    #expect(screen.state.newTitle == "A title far too long")
+    await screen.sendAndWait(.createTapped)
+    #expect(creates.withLock { $0 } == 2, "the refusal ended nothing: the second tap was sent")
+  }
+
   /// GitHub's shape: a sentence, and per field a code rather than a message.
   private static let githubStyleRefusal =
     (
@@ -96,7 +113,7 @@ struct FieldErrorScreenTests {
   }
 
   @Test(
-    "a backend's own refusal shape reaches the form through the configuration's refusal format, and without it stays a server error"
+    "a backend's own refusal shape reaches the form's field through the configuration's refusal format; without it only the server's sentence shows"
   )
   @MainActor
   func ownRefusalFormatReachesTheForm() async throws {
@@ -110,7 +127,7 @@ struct FieldErrorScreenTests {
       #expect(screen.state.newTitle == "A title far too long")
       if format == nil {
         #expect(screen.state.titleErrors.isEmpty)
-        #expect(screen.state.message == "Something went wrong. Please try again.")
+        #expect(screen.state.message == "Validation Failed", "the server's sentence, with no field read")
       } else {
         #expect(screen.state.titleErrors == ["is too long"])
         #expect(screen.state.message == "Validation Failed", "the server's sentence, as it wrote it")

@@ -41,6 +41,30 @@ struct NetworkErrorMappingTests {
         .refreshUnavailable(.refused(status: 409, message: nil, fieldErrors: ["refresh": ["Stale."]])),
         .server(status: 409)
       ),
+      // What was sent was refused, with the server's sentence when it gave one and no field named:
+      // NestJS's validation list, a conflict, Stripe's declined card, a proxy's page for a body
+      // too large. Sending the same again will not help.
+      (
+        .badStatus(
+          code: 400,
+          bodyExcerpt: #"{"statusCode":400,"message":["title should not be empty"],"error":"Bad Request"}"#),
+        .rejected(message: "title should not be empty", fieldErrors: [:])
+      ),
+      (
+        .badStatus(code: 409, bodyExcerpt: #"{"message":"A todo with this title already exists."}"#),
+        .rejected(message: "A todo with this title already exists.", fieldErrors: [:])
+      ),
+      (
+        .badStatus(
+          code: 402, bodyExcerpt: #"{"error":{"message":"Your card was declined.","type":"card_error"}}"#),
+        .rejected(message: "Your card was declined.", fieldErrors: [:])
+      ),
+      (
+        .badStatus(code: 413, bodyExcerpt: "<html>413 Request Entity Too Large</html>"),
+        .rejected(message: nil, fieldErrors: [:])
+      ),
+      // A status about how the request was built, not what it carried, is the app's to fix.
+      (.badStatus(code: 405, bodyExcerpt: nil), .unexpected(reason: "HTTP status 405")),
       (.badStatus(code: 500, bodyExcerpt: "boom"), .server(status: 500)),
       (.badStatus(code: 503, bodyExcerpt: nil), .server(status: 503)),
       // Too many requests passes in a moment, as a server error does; a 408 is the server's timeout.

@@ -11,7 +11,9 @@ extension HTTPClient {
   /// - `unauthorized`, `refreshFailed`, `excessiveRefresh` and status 401 → `sessionExpired`;
   ///   `refreshUnavailable` → `offline` or `timeout` as its cause, else `server(status:)`;
   /// - status 403 → `forbidden`; status 404 and 410 → `notFound`; status 408 → `timeout`;
-  ///   status 429 and 500 and above → `server(status:)`; any other status → `unexpected(reason:)`;
+  ///   status 429 and 500 and above → `server(status:)`; a refusal with no field named (400,
+  ///   402, 409, 412, 413, 415, 422) → `rejected(message:fieldErrors:)` with the server's
+  ///   sentence, if any; any other status → `unexpected(reason:)`;
   /// - an unreadable answer (`noData`, `decodingFailed`, `unacceptableContentType`,
   ///   `invalidResponse`, `responseTooLarge`) → `invalidData(reason:)`;
   /// - a request that could not be built (`invalidURL`, `invalidRequest`) → `unexpected(reason:)`;

@@ -35,6 +35,11 @@ extension NetworkError {
       return .timeout
     case .badStatus(let code, _) where code >= 500 || code == 429:
       return .server(status: code)
+    // What was sent was refused (its input, a payment, a conflict, a precondition, its size or
+    // type) with no field named: the screen shows the server's sentence, if any.
+    case .badStatus(400, _), .badStatus(402, _), .badStatus(409, _), .badStatus(412, _), .badStatus(413, _),
+      .badStatus(415, _), .badStatus(422, _):
+      return .rejected(message: serverSentence, fieldErrors: [:])
     case .badStatus(let code, _):
       return .unexpected(reason: "HTTP status \(code)")
     case .noData, .decodingFailed, .unacceptableContentType, .invalidResponse, .responseTooLarge:
