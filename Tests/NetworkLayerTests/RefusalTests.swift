@@ -172,6 +172,32 @@ struct RefusalTests {
     if case .failure(let failure) = result { #expect(failure.serverSentence == "Invalid input") }
   }
 
+  @Test(
+    "an errors list that names no field gives its sentence: GraphQL's and Directus' message, JSON:API's detail, Rails' texts",
+    arguments: [
+      (
+        401,
+        #"{"errors":[{"message":"Invalid user credentials.","extensions":{"code":"INVALID_CREDENTIALS"}}]}"#,
+        "Invalid user credentials."
+      ),
+      (
+        403, #"{"errors":[{"status":"403","title":"Forbidden","detail":"Only owners may archive."}]}"#,
+        "Only owners may archive."
+      ),
+      (
+        422, #"{"errors":["Title can't be blank","Title is too short"]}"#,
+        "Title can't be blank Title is too short"
+      ),
+    ])
+  func sentenceOfAnErrorsList(status: Int, body: String, sentence: String) async {
+    let result = await Self.outcome(status: status, body: body)
+    guard case .failure(let failure) = result, case .badStatus(status, _) = failure else {
+      Issue.record("no field is named, so a bad status, not a refusal: \(result)")
+      return
+    }
+    #expect(failure.serverSentence == sentence)
+  }
+
   @Test("an error body too long for its excerpt still gives the sentence the excerpt holds whole")
   func sentenceOfACutBody() async throws {
     let stripe =

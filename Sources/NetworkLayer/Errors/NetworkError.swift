@@ -52,8 +52,10 @@ public enum NetworkError: Error, Sendable, Hashable {
 extension NetworkError {
   /// The sentence for a person that the server put in its error body, if any: the message of a
   /// refusal, or the `detail`, `non_field_errors`, `message`, `msg`, `error_description` (OAuth's),
-  /// `error` or `title` of a JSON error body, or its `error.message` (Google's), from the redacted
-  /// excerpt. A long body's excerpt is cut, and then only a sentence whole in it is read.
+  /// `error` or `title` of a JSON error body, its `error.message` (Google's), or its `errors`
+  /// list's texts (Rails') or first entry's `detail`, `message` or `title` (JSON:API's, GraphQL's),
+  /// from the redacted excerpt. A long body's excerpt is cut, and then only a sentence whole in it
+  /// is read.
   public var serverSentence: String? {
     switch self {
     case .refused(_, let message, _): message

@@ -69,9 +69,10 @@ enum RefusalBody {
 
   /// The `detail`, `non_field_errors`, `message`, `msg`, `error_description`, `error` or `title`
   /// of a JSON error body's excerpt, a text or a list of texts, or else the `message` of an
-  /// `error` object (Google's and Firebase's shape): any error body, not only a refusal's, so
-  /// `title` here is a sentence rather than a field. OAuth's `error` is a code (`invalid_grant`),
-  /// so its `error_description` comes first.
+  /// `error` object (Google's and Firebase's shape), or else what an `errors` list says (see
+  /// ``sentence(inErrorsList:)``): any error body, not only a refusal's, so `title` here is a
+  /// sentence rather than a field. OAuth's `error` is a code (`invalid_grant`), so its
+  /// `error_description` comes first.
   static func sentence(inExcerpt excerpt: String) -> String? {
     guard let object = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
       return sentence(inCutJSON: excerpt)
@@ -80,6 +81,17 @@ enum RefusalBody {
     let nested = object["error"] as? [String: Any] ?? [:]
     return keys.lazy.compactMap { strings(object[$0])?.joined(separator: " ") }.first
       ?? nested["message"] as? String
+      ?? sentence(inErrorsList: object["errors"])
+  }
+
+  /// The texts of an `errors` list (Rails' full messages), or its first entry's `detail`,
+  /// `message` or `title` (JSON:API's, GraphQL's and Directus' errors), whose detail is the
+  /// specific one.
+  private static func sentence(inErrorsList value: Any?) -> String? {
+    guard let list = value as? [Any] else { return nil }
+    if let texts = strings(list) { return texts.joined(separator: " ") }
+    let first = list.first as? [String: Any] ?? [:]
+    return ["detail", "message", "title"].lazy.compactMap { first[$0] as? String }.first
   }
 
   /// The first whole `detail`, `message`, `msg` or `error_description` text in the start of a
