@@ -198,6 +198,21 @@ struct RefusalTests {
     #expect(failure.serverSentence == sentence)
   }
 
+  @Test(
+    "a blank text is no sentence: Spring Boot's empty message leaves its error, and a refusal's its default")
+  func blankSentences() async {
+    let spring =
+      #"{"timestamp":"2026-11-28T02:00:00.000+00:00","status":409,"error":"Conflict","message":"","path":"/todos"}"#
+    let conflict = await Self.outcome(status: 409, body: spring)
+    if case .failure(let failure) = conflict { #expect(failure.serverSentence == "Conflict") }
+    let listed = await Self.outcome(status: 409, body: #"{"errors":[{"detail":"","title":"Edit conflict"}]}"#)
+    if case .failure(let failure) = listed { #expect(failure.serverSentence == "Edit conflict") }
+    let fields = #"{"message":" ","errors":{"title":["must not be blank"]}}"#
+    #expect(
+      await Self.outcome(status: 422, body: fields)
+        == .failure(.refused(status: 422, message: nil, fieldErrors: ["title": ["must not be blank"]])))
+  }
+
   @Test("an error body too long for its excerpt still gives the sentence the excerpt holds whole")
   func sentenceOfACutBody() async throws {
     let stripe =

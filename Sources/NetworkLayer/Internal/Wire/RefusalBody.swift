@@ -80,7 +80,7 @@ enum RefusalBody {
     let keys = ["detail", "non_field_errors", "message", "msg", "error_description", "error", "title"]
     let nested = object["error"] as? [String: Any] ?? [:]
     return keys.lazy.compactMap { strings(object[$0])?.joined(separator: " ") }.first
-      ?? nested["message"] as? String
+      ?? strings(nested["message"])?.joined(separator: " ")
       ?? sentence(inErrorsList: object["errors"])
   }
 
@@ -91,7 +91,7 @@ enum RefusalBody {
     guard let list = value as? [Any] else { return nil }
     if let texts = strings(list) { return texts.joined(separator: " ") }
     let first = list.first as? [String: Any] ?? [:]
-    return ["detail", "message", "title"].lazy.compactMap { first[$0] as? String }.first
+    return ["detail", "message", "title"].lazy.compactMap { strings(first[$0])?.joined(separator: " ") }.first
   }
 
   /// The first whole `detail`, `message`, `msg` or `error_description` text in the start of a
@@ -102,7 +102,8 @@ enum RefusalBody {
     for expression in cutSentenceExpressions {
       guard let match = expression.firstMatch(in: text, range: whole),
         let literal = Range(match.range(at: 1), in: text),
-        let sentence = try? JSONDecoder().decode(String.self, from: Data(text[literal].utf8))
+        let sentence = try? JSONDecoder().decode(String.self, from: Data(text[literal].utf8)),
+        sentence.contains(where: { !$0.isWhitespace })
       else { continue }
       return sentence
     }
@@ -143,7 +144,7 @@ enum RefusalBody {
     for case let entry as [String: Any] in value as? [Any] ?? [] {
       // Google's `details` hold typed entries; a `BadRequest` lists its fields inside.
       fields.merge(self.fields(in: entry["fieldViolations"]), uniquingKeysWith: +)
-      let message = entryMessageKeys.lazy.compactMap { entry[$0] as? String }.first
+      let message = entryMessageKeys.lazy.compactMap { strings(entry[$0])?.joined(separator: " ") }.first
       guard let name = fieldName(of: entry), let message else { continue }
       fields[name, default: []].append(message)
     }
@@ -175,10 +176,11 @@ enum RefusalBody {
     return nil
   }
 
-  /// A message, or a list of them.
+  /// A message, or a list of them, without the blank ones (Spring Boot's `"message": ""`), so a
+  /// screen never shows an empty sentence; `nil` when none is left.
   private static func strings(_ value: Any?) -> [String]? {
-    if let text = value as? String { return [text] }
-    let texts = (value as? [Any])?.compactMap { $0 as? String }
-    return texts?.isEmpty == false ? texts : nil
+    let candidates: [Any] = if let list = value as? [Any] { list } else if let value { [value] } else { [] }
+    let texts = candidates.compactMap { $0 as? String }.filter { $0.contains { !$0.isWhitespace } }
+    return texts.isEmpty ? nil : texts
   }
 }
