@@ -103,6 +103,27 @@ struct RedactorTests {
     #expect(redacted.contains(#""tokenType":"Bearer""#))
   }
 
+  @Test(
+    "a password's confirmation or numbered copy, a passphrase, a one-time code and a PKCE verifier are credentials, as JSON and as a form"
+  )
+  func passwordVariants() throws {
+    let json =
+      #"{"password_confirmation":"pw-1","password2":"pw-2","new_password1":"pw-3","passwordRepeat":"pw-4","passphrase":"pw-5","passcode":"pw-6","otp":"pw-7","totp":"pw-8","code_verifier":"pw-9","otp_enabled":true,"passwordHint":"pet's name"}"#
+    let form =
+      "password_confirmation=pw-1&password2=pw-2&new_password1=pw-3&passwordRepeat=pw-4&passphrase=pw-5&passcode=pw-6&otp=pw-7&totp=pw-8&code_verifier=pw-9&otp_enabled=1&passwordHint=pets"
+    for (body, kept) in [
+      (json, [#""otp_enabled":true"#, "pet's name"]), (form, ["otp_enabled=1", "passwordHint=pets"]),
+    ] {
+      let redacted = try redact(body)
+      for number in 1...9 {
+        #expect(!redacted.contains("pw-\(number)"), "pw-\(number) leaked in \(redacted)")
+      }
+      for content in kept {
+        #expect(redacted.contains(content), "\(content) lost in \(redacted)")
+      }
+    }
+  }
+
   // MARK: Text that is not valid JSON
 
   @Test(

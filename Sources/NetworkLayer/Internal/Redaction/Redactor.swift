@@ -19,10 +19,12 @@ import LayeredSupport
 /// A credential name is compared without case, `-`, `_` or `.`: it is `key`, `sig`, `pwd`,
 /// `pass`, `access`, `refresh` or `jwt` (the token fields of many JWT backends), `auth`
 /// (Firebase's database takes its ID token so) or `appid` (OpenWeather's key), or it ends in
-/// `token`, `secret`, `password`, `passwd`, `signature`, `credential(s)`, or `apikey`, `appkey`,
-/// `accesskey`, `secretkey`, `privatekey`, `clientkey`, `masterkey` or `subscriptionkey`. So
-/// `refreshToken`, `id_token`, `client_secret` and `access_key` are credentials, `tokenType`,
-/// `passwordHint` and `sortKey` are not.
+/// `token`, `secret`, `password`, `passwd`, `passphrase`, `passcode`, `otp`, `codeverifier`
+/// (PKCE's), `signature`, `credential(s)`, or `apikey`, `appkey`, `accesskey`, `secretkey`,
+/// `privatekey`, `clientkey`, `masterkey` or `subscriptionkey`; either of these may be followed
+/// by `confirmation`, `confirm`, `repeat` or `again` and by a number. So `refreshToken`,
+/// `id_token`, `client_secret`, `access_key`, `password_confirmation` and `new_password2` are
+/// credentials, `tokenType`, `passwordHint`, `otp_enabled` and `sortKey` are not.
 ///
 /// An app adds its backend's own names with ``addCredentialNames(_:)`` and
 /// ``addCredentialHeaders(_:)``. What the request itself carried is also removed by value,
@@ -82,13 +84,27 @@ public enum Redactor {
   /// Headers named like a key that hold none: a retry's identity, a handshake's nonce.
   private static let keyHeadersWithoutSecrets: Set<String> = ["idempotency-key", "sec-websocket-key"]
 
-  /// Whether a JSON key, form field or query item called `name` holds a credential.
+  /// Whether a JSON key, form field or query item called `name` holds a credential, also when a
+  /// confirmation word or a number follows the credential's name (`password_confirmation`,
+  /// `new_password2`).
   static func isCredentialName(_ name: String) -> Bool {
     let normalized = normalized(name)
-    return exactCredentialNames.contains(normalized)
-      || credentialSuffixes.contains { normalized.hasSuffix($0) }
+    return [normalized, stem(of: normalized)].contains { name in
+      exactCredentialNames.contains(name) || credentialSuffixes.contains { name.hasSuffix($0) }
+    }
       || added.withLock { $0.names.contains(normalized) }
   }
+
+  /// A normalized name without the number and then the confirmation word it ends with, if any.
+  private static func stem(of name: String) -> String {
+    var stem = Substring(name)
+    while stem.last?.isASCII == true, stem.last?.isNumber == true { stem.removeLast() }
+    if let word = confirmationWords.first(where: { stem.hasSuffix($0) }) { stem.removeLast(word.count) }
+    return String(stem)
+  }
+
+  /// The words after a credential's name in a form that asks for it twice.
+  private static let confirmationWords = ["confirmation", "confirm", "repeat", "again"]
 
   /// `name` lower-cased, without `-`, `_` or `.`.
   private static func normalized(_ name: String) -> String {
@@ -103,7 +119,8 @@ public enum Redactor {
     "key", "sig", "pwd", "pass", "access", "refresh", "jwt", "auth", "appid",
   ]
   private static let credentialSuffixes = [
-    "token", "secret", "password", "passwd", "signature", "credential", "credentials",
+    "token", "secret", "password", "passwd", "passphrase", "passcode", "otp", "codeverifier", "signature",
+    "credential", "credentials",
     "apikey", "appkey", "accesskey", "secretkey", "privatekey", "clientkey", "masterkey", "subscriptionkey",
   ]
 
@@ -240,7 +257,10 @@ public enum Redactor {
     }
     let suffixes = credentialSuffixes.map(separable).joined(separator: "|")
     let exact = exactNames.sorted().map(separable).joined(separator: "|")
-    let name = #"[A-Za-z0-9_.\-]*(?:"# + suffixes + ")|" + exact
+    let confirmation = confirmationWords.map(separable).joined(separator: "|")
+    let name =
+      #"(?:[A-Za-z0-9_.\-]*(?:"# + suffixes + ")|" + exact + #")(?:[-_.]?(?:"# + confirmation
+      + #"))?[-_.]?[0-9]*"#
     let pattern = #"(?<![A-Za-z0-9_.\-])("?(?:"# + name + #")"?\s*[:=]\s*)("(?:[^"\\]|\\.?)*"?|[^,&}\s]*)"#
     return try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
   }
