@@ -199,6 +199,22 @@ struct RefusalTests {
   }
 
   @Test(
+    "a one-line plain-text body is its sentence, as Go's http.Error writes one; an HTML page or a trace of several lines is none",
+    arguments: [
+      ("title must not be empty\n", "text/plain; charset=utf-8", "title must not be empty"),
+      ("<html><body><h1>400 Bad Request</h1></body></html>", "text/html", nil),
+      ("panic: runtime error\ngoroutine 1 [running]:\nmain.main()", "text/plain", nil),
+    ] as [(String, String, String?)])
+  func plainTextSentence(body: String, contentType: String, sentence: String?) async {
+    let result = await Self.outcome(status: 400, body: body, contentType: contentType)
+    guard case .failure(let failure) = result, case .badStatus(400, _) = failure else {
+      Issue.record("expected a bad status, got \(result)")
+      return
+    }
+    #expect(failure.serverSentence == sentence)
+  }
+
+  @Test(
     "a blank text is no sentence: Spring Boot's empty message leaves its error, and a refusal's its default")
   func blankSentences() async {
     let spring =

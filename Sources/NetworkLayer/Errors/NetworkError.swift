@@ -54,8 +54,8 @@ extension NetworkError {
   /// refusal, or the `detail`, `non_field_errors`, `message`, `msg`, `error_description` (OAuth's),
   /// `error` or `title` of a JSON error body, its `error.message` (Google's), or its `errors`
   /// list's texts (Rails') or first entry's `detail`, `message` or `title` (JSON:API's, GraphQL's),
-  /// from the redacted excerpt. A long body's excerpt is cut, and then only a sentence whole in it
-  /// is read.
+  /// or a body of one line of plain text (Go's `http.Error`), from the redacted excerpt. A long
+  /// body's excerpt is cut, and then only a sentence whole in it is read.
   public var serverSentence: String? {
     switch self {
     case .refused(_, let message, _): message

@@ -70,12 +70,12 @@ enum RefusalBody {
   /// The `detail`, `non_field_errors`, `message`, `msg`, `error_description`, `error` or `title`
   /// of a JSON error body's excerpt, a text or a list of texts, or else the `message` of an
   /// `error` object (Google's and Firebase's shape), or else what an `errors` list says (see
-  /// ``sentence(inErrorsList:)``): any error body, not only a refusal's, so `title` here is a
-  /// sentence rather than a field. OAuth's `error` is a code (`invalid_grant`), so its
+  /// ``sentence(inErrorsList:)``), or else a one-line plain text: any error body, not only a
+  /// refusal's, so `title` here is a sentence rather than a field. OAuth's `error` is a code (`invalid_grant`), so its
   /// `error_description` comes first.
   static func sentence(inExcerpt excerpt: String) -> String? {
     guard let object = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
-      return sentence(inCutJSON: excerpt)
+      return sentence(inCutJSON: excerpt) ?? sentence(inPlainText: excerpt)
     }
     let keys = ["detail", "non_field_errors", "message", "msg", "error_description", "error", "title"]
     let nested = object["error"] as? [String: Any] ?? [:]
@@ -92,6 +92,15 @@ enum RefusalBody {
     if let texts = strings(list) { return texts.joined(separator: " ") }
     let first = list.first as? [String: Any] ?? [:]
     return ["detail", "message", "title"].lazy.compactMap { strings(first[$0])?.joined(separator: " ") }.first
+  }
+
+  /// An excerpt of one line of text that is neither JSON nor markup: Go's `http.Error` writes its
+  /// message so. A cut excerpt, a page or a trace of several lines says no sentence.
+  private static func sentence(inPlainText text: String) -> String? {
+    guard let first = text.first, !"{[<".contains(first), !text.hasSuffix("…"),
+      !text.contains(where: \.isNewline), text.contains(where: \.isLetter)
+    else { return nil }
+    return text
   }
 
   /// The first whole `detail`, `message`, `msg` or `error_description` text in the start of a
