@@ -199,6 +199,29 @@ struct RefusalTests {
   }
 
   @Test(
+    "a sentence is read under its key whatever the case and separators: ASP.NET Web API's Message, AWS Lambda's errorMessage",
+    arguments: [
+      (
+        400,
+        #"{"Message":"The request is invalid.","ModelState":{"todo.Title":["The Title field is required."]}}"#,
+        "The request is invalid."
+      ),
+      (400, #"{"errorMessage":"Title is required","errorType":"ValidationError"}"#, "Title is required"),
+      (
+        403, #"{"Message":"User: anonymous is not authorized to perform: execute-api:Invoke"}"#,
+        "User: anonymous is not authorized to perform: execute-api:Invoke"
+      ),
+    ])
+  func sentenceUnderAnyCase(status: Int, body: String, sentence: String) async {
+    let result = await Self.outcome(status: status, body: body)
+    guard case .failure(let failure) = result, case .badStatus(status, _) = failure else {
+      Issue.record("expected a bad status, got \(result)")
+      return
+    }
+    #expect(failure.serverSentence == sentence)
+  }
+
+  @Test(
     "a one-line plain-text body is its sentence, as Go's http.Error writes one; an HTML page or a trace of several lines is none",
     arguments: [
       ("title must not be empty\n", "text/plain; charset=utf-8", "title must not be empty"),

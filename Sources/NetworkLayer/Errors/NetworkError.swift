@@ -51,8 +51,9 @@ public enum NetworkError: Error, Sendable, Hashable {
 
 extension NetworkError {
   /// The sentence for a person that the server put in its error body, if any: the message of a
-  /// refusal, or the `detail`, `non_field_errors`, `message`, `msg`, `error_description` (OAuth's),
-  /// `error` or `title` of a JSON error body, its `error.message` (Google's), or its `errors`
+  /// refusal, or the `detail`, `non_field_errors`, `message`, `msg`, `error_message`,
+  /// `error_description` (OAuth's), `error` or `title` of a JSON error body, in any case
+  /// (`Message`, `errorMessage`), its `error.message` (Google's), or its `errors`
   /// list's texts (Rails') or first entry's `detail`, `message` or `title` (JSON:API's, GraphQL's),
   /// or a body of one line of plain text (Go's `http.Error`), from the redacted excerpt. A long
   /// body's excerpt is cut, and then only a sentence whole in it is read.

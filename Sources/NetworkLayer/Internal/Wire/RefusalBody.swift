@@ -67,21 +67,33 @@ enum RefusalBody {
     return (refusal.message, fieldErrors)
   }
 
-  /// The `detail`, `non_field_errors`, `message`, `msg`, `error_description`, `error` or `title`
-  /// of a JSON error body's excerpt, a text or a list of texts, or else the `message` of an
-  /// `error` object (Google's and Firebase's shape), or else what an `errors` list says (see
-  /// ``sentence(inErrorsList:)``), or else a one-line plain text: any error body, not only a
-  /// refusal's, so `title` here is a sentence rather than a field. OAuth's `error` is a code (`invalid_grant`), so its
+  /// The `detail`, `non_field_errors`, `message`, `msg`, `error_message`, `error_description`,
+  /// `error` or `title` of a JSON error body's excerpt, in any case and with any separators, a
+  /// text or a list of texts; or else the `message` of an `error` object (Google's and
+  /// Firebase's shape); or else what an `errors` list says (see ``sentence(inErrorsList:)``); or
+  /// else a one-line plain text. Any error body, not only a refusal's, so `title` here is a
+  /// sentence rather than a field. OAuth's `error` is a code (`invalid_grant`), so its
   /// `error_description` comes first.
   static func sentence(inExcerpt excerpt: String) -> String? {
-    guard let object = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
+    guard let body = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
       return sentence(inCutJSON: excerpt) ?? sentence(inPlainText: excerpt)
     }
-    let keys = ["detail", "non_field_errors", "message", "msg", "error_description", "error", "title"]
-    let nested = object["error"] as? [String: Any] ?? [:]
+    let object = byName(body)
+    let keys = [
+      "detail", "nonfielderrors", "message", "msg", "errormessage", "errordescription", "error", "title",
+    ]
+    let nested = byName(object["error"] as? [String: Any] ?? [:])
     return keys.lazy.compactMap { strings(object[$0])?.joined(separator: " ") }.first
       ?? strings(nested["message"])?.joined(separator: " ")
       ?? sentence(inErrorsList: object["errors"])
+  }
+
+  /// `object` keyed by each key's name in lower case without `-`, `_` or `.`, so a sentence is
+  /// found under `Message` (ASP.NET Web API's), `errorMessage` (AWS Lambda's) or `error_message`.
+  private static func byName(_ object: [String: Any]) -> [String: Any] {
+    Dictionary(
+      object.map { key, value in (key.lowercased().filter { !"-_.".contains($0) }, value) },
+      uniquingKeysWith: { first, _ in first })
   }
 
   /// The texts of an `errors` list (Rails' full messages), or its first entry's `detail`,
