@@ -50,13 +50,11 @@ public enum NetworkError: Error, Sendable, Hashable {
 }
 
 extension NetworkError {
-  /// The sentence for a person that the server put in its error body, if any: the message of a
-  /// refusal, or the `detail`, `non_field_errors`, `message`, `msg`, `error_message`,
-  /// `error_description` (OAuth's), `error` or `title` of a JSON error body, in any case
-  /// (`Message`, `errorMessage`), its `error.message` (Google's), or its `errors`
-  /// list's texts (Rails') or first entry's `detail`, `message` or `title` (JSON:API's, GraphQL's),
-  /// or a body of one line of plain text (Go's `http.Error`), from the redacted excerpt. A long
-  /// body's excerpt is cut, and then only a sentence whole in it is read.
+  /// The sentence for a person that the server put in its error body, if any: a refusal's
+  /// message, or what a JSON or one-line plain-text body says in the shapes backends write
+  /// (`message`, `detail`, OAuth's `error_description`, Google's `error.message`, an `errors`
+  /// list, in any case), read from the redacted excerpt; a cut excerpt gives only a sentence
+  /// whole in it. Never blank.
   public var serverSentence: String? {
     switch self {
     case .refused(_, let message, _): message
