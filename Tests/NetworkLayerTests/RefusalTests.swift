@@ -16,6 +16,21 @@ struct RefusalTests {
     return await client.outcome(endpoint)
   }
 
+  /// The server's sentence in the bad status that `body`, naming no field, ends the call in;
+  /// records an issue when the call ends otherwise.
+  private static func sentenceOfBadStatus(
+    _ status: Int, body: String, contentType: String = "application/json",
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async -> String? {
+    let result = await outcome(status: status, body: body, contentType: contentType)
+    guard case .failure(let failure) = result, case .badStatus(status, _) = failure else {
+      Issue.record(
+        "no field is named, so a bad status, not a refusal: \(result)", sourceLocation: sourceLocation)
+      return nil
+    }
+    return failure.serverSentence
+  }
+
   @Test(
     "a framework's field-error body becomes field errors by name, with its sentence", arguments: [400, 422])
   func frameworkShape(status: Int) async {
@@ -190,12 +205,7 @@ struct RefusalTests {
       ),
     ])
   func sentenceOfAnErrorsList(status: Int, body: String, sentence: String) async {
-    let result = await Self.outcome(status: status, body: body)
-    guard case .failure(let failure) = result, case .badStatus(status, _) = failure else {
-      Issue.record("no field is named, so a bad status, not a refusal: \(result)")
-      return
-    }
-    #expect(failure.serverSentence == sentence)
+    #expect(await Self.sentenceOfBadStatus(status, body: body) == sentence)
   }
 
   @Test(
@@ -213,12 +223,7 @@ struct RefusalTests {
       ),
     ])
   func sentenceUnderAnyCase(status: Int, body: String, sentence: String) async {
-    let result = await Self.outcome(status: status, body: body)
-    guard case .failure(let failure) = result, case .badStatus(status, _) = failure else {
-      Issue.record("expected a bad status, got \(result)")
-      return
-    }
-    #expect(failure.serverSentence == sentence)
+    #expect(await Self.sentenceOfBadStatus(status, body: body) == sentence)
   }
 
   @Test(
@@ -229,12 +234,7 @@ struct RefusalTests {
       ("panic: runtime error\ngoroutine 1 [running]:\nmain.main()", "text/plain", nil),
     ] as [(String, String, String?)])
   func plainTextSentence(body: String, contentType: String, sentence: String?) async {
-    let result = await Self.outcome(status: 400, body: body, contentType: contentType)
-    guard case .failure(let failure) = result, case .badStatus(400, _) = failure else {
-      Issue.record("expected a bad status, got \(result)")
-      return
-    }
-    #expect(failure.serverSentence == sentence)
+    #expect(await Self.sentenceOfBadStatus(400, body: body, contentType: contentType) == sentence)
   }
 
   @Test(
@@ -242,10 +242,9 @@ struct RefusalTests {
   func blankSentences() async {
     let spring =
       #"{"timestamp":"2026-11-28T02:00:00.000+00:00","status":409,"error":"Conflict","message":"","path":"/todos"}"#
-    let conflict = await Self.outcome(status: 409, body: spring)
-    if case .failure(let failure) = conflict { #expect(failure.serverSentence == "Conflict") }
-    let listed = await Self.outcome(status: 409, body: #"{"errors":[{"detail":"","title":"Edit conflict"}]}"#)
-    if case .failure(let failure) = listed { #expect(failure.serverSentence == "Edit conflict") }
+    #expect(await Self.sentenceOfBadStatus(409, body: spring) == "Conflict")
+    let listed = #"{"errors":[{"detail":"","title":"Edit conflict"}]}"#
+    #expect(await Self.sentenceOfBadStatus(409, body: listed) == "Edit conflict")
     let fields = #"{"message":" ","errors":{"title":["must not be blank"]}}"#
     #expect(
       await Self.outcome(status: 422, body: fields)
