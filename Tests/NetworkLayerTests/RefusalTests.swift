@@ -99,6 +99,26 @@ struct RefusalTests {
     #expect(!String(describing: result).contains("hunter2-echo"))
   }
 
+  @Test("Symfony's and API Platform's violations give a message for each property path")
+  func symfonyViolations() async {
+    let symfony =
+      #"{"type":"https://symfony.com/errors/validation","title":"Validation Failed","detail":"title: This value should not be blank.","violations":[{"propertyPath":"title","title":"This value should not be blank.","template":"This value should not be blank.","type":"urn:uuid:c1051bb4-d103-4f74-8988-acbcafc7fdc3"},{"propertyPath":"dueDate","title":"This value is not a valid date."}]}"#
+    #expect(
+      await Self.outcome(status: 422, body: symfony, contentType: "application/problem+json")
+        == .failure(
+          .refused(
+            status: 422, message: "title: This value should not be blank.",
+            fieldErrors: [
+              "title": ["This value should not be blank."], "dueDate": ["This value is not a valid date."],
+            ])))
+    let apiPlatform =
+      #"{"@type":"ConstraintViolationList","hydra:title":"An error occurred","violations":[{"propertyPath":"title","message":"This value should not be blank.","code":"c1051bb4-d103-4f74-8988-acbcafc7fdc3"}]}"#
+    #expect(
+      await Self.outcome(status: 422, body: apiPlatform, contentType: "application/ld+json")
+        == .failure(
+          .refused(status: 422, message: nil, fieldErrors: ["title": ["This value should not be blank."]])))
+  }
+
   @Test("FastAPI's and express-validator's error lists give a message for each field they locate")
   func locatedErrorLists() async {
     let fastAPI =

@@ -3,7 +3,8 @@ import Foundation
 /// Reads what a server said when it refused a request, in the shapes most backends use (the
 /// parser behind ``RefusalFormat/standard``): RFC 9457 problem details (`application/problem+json`:
 /// `detail` or `title`, and per-field `errors` or `invalid-params`); a list of errors that each
-/// name a field (JSON:API's, Spring's, FastAPI's `detail`, express-validator's); and the
+/// name a field (JSON:API's, Spring's, FastAPI's `detail`, express-validator's, Symfony's and API
+/// Platform's `violations` by `propertyPath`); and the
 /// `{"title": ["This field may not be blank."]}` object of many frameworks, each field with a list
 /// of messages, and `non_field_errors` or `detail` as the sentence for the whole form. Each is
 /// also read inside an `error` object, the envelope of Stripe's, Google's, Strapi's and many
@@ -141,16 +142,17 @@ enum RefusalBody {
   private static let sentenceKeys = ["detail", "non_field_errors", "message", "error"]
   /// Keys whose value lists the field errors, in either form ``fields(in:)`` reads; `detail` does
   /// in FastAPI's 422, and is a sentence elsewhere.
-  private static let listKeys = ["errors", "invalid-params", "invalid_params", "detail"]
+  private static let listKeys = ["errors", "invalid-params", "invalid_params", "detail", "violations"]
   /// Keys under which envelopes list their field errors. Unlike ``listKeys``, a list of bare
   /// messages under one of them is still a field of that name, as it was before they were read.
   private static let envelopeListKeys = ["details", "fields"]
   /// Keys that name the field in an entry of an error list; the first one present wins.
-  private static let entryNameKeys = ["pointer", "name", "field", "path", "param", "target"]
+  private static let entryNameKeys = ["pointer", "name", "field", "path", "param", "target", "propertyPath"]
   /// Keys that hold an entry's message: `defaultMessage` is Spring's, `msg` pydantic's and
-  /// express-validator's, `description` Google's.
+  /// express-validator's, `description` Google's, `title` Symfony's (JSON:API's is a summary, so
+  /// its `detail` comes first).
   private static let entryMessageKeys = [
-    "detail", "reason", "message", "defaultMessage", "msg", "description",
+    "detail", "reason", "message", "defaultMessage", "msg", "description", "title",
   ]
 
   /// Field errors given as `{"field": ["message"]}`, or as a list of entries that each name a
