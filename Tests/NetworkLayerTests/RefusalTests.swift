@@ -119,6 +119,31 @@ struct RefusalTests {
           .refused(status: 422, message: nil, fieldErrors: ["title": ["This value should not be blank."]])))
   }
 
+  @Test(
+    "Zod's flattened errors and its issues give a message for each field, and its form errors the sentence")
+  func zodErrors() async {
+    let flattened =
+      #"{"formErrors":["Either a title or a note is needed."],"fieldErrors":{"title":["String must contain at least 1 character(s)"],"dueDate":["Invalid date"]}}"#
+    #expect(
+      await Self.outcome(status: 400, body: flattened)
+        == .failure(
+          .refused(
+            status: 400, message: "Either a title or a note is needed.",
+            fieldErrors: [
+              "title": ["String must contain at least 1 character(s)"], "dueDate": ["Invalid date"],
+            ])))
+    let issues =
+      #"{"issues":[{"code":"too_small","minimum":1,"type":"string","inclusive":true,"exact":false,"message":"String must contain at least 1 character(s)","path":["title"]},{"code":"invalid_type","expected":"string","received":"undefined","path":["owner","name"],"message":"Required"}],"name":"ZodError"}"#
+    #expect(
+      await Self.outcome(status: 400, body: issues)
+        == .failure(
+          .refused(
+            status: 400, message: nil,
+            fieldErrors: [
+              "title": ["String must contain at least 1 character(s)"], "owner.name": ["Required"],
+            ])))
+  }
+
   @Test("FastAPI's and express-validator's error lists give a message for each field they locate")
   func locatedErrorLists() async {
     let fastAPI =

@@ -4,7 +4,7 @@ import Foundation
 /// parser behind ``RefusalFormat/standard``): RFC 9457 problem details (`application/problem+json`:
 /// `detail` or `title`, and per-field `errors` or `invalid-params`); a list of errors that each
 /// name a field (JSON:API's, Spring's, FastAPI's `detail`, express-validator's, Symfony's and API
-/// Platform's `violations` by `propertyPath`); and the
+/// Platform's `violations` by `propertyPath`, Zod's `issues` and flattened `fieldErrors`); and the
 /// `{"title": ["This field may not be blank."]}` object of many frameworks, each field with a list
 /// of messages, and `non_field_errors` or `detail` as the sentence for the whole form. Each is
 /// also read inside an `error` object, the envelope of Stripe's, Google's, Strapi's and many
@@ -81,7 +81,8 @@ enum RefusalBody {
     }
     let object = byName(body)
     let keys = [
-      "detail", "nonfielderrors", "message", "msg", "errormessage", "errordescription", "error", "title",
+      "detail", "nonfielderrors", "formerrors", "message", "msg", "errormessage", "errordescription", "error",
+      "title",
     ]
     let nested = byName(object["error"] as? [String: Any] ?? [:])
     return keys.lazy.compactMap { strings(object[$0])?.joined(separator: " ") }.first
@@ -139,10 +140,12 @@ enum RefusalBody {
   }
 
   /// Keys whose text is about the whole form in the framework shape, the most specific first.
-  private static let sentenceKeys = ["detail", "non_field_errors", "message", "error"]
+  private static let sentenceKeys = ["detail", "non_field_errors", "formErrors", "message", "error"]
   /// Keys whose value lists the field errors, in either form ``fields(in:)`` reads; `detail` does
-  /// in FastAPI's 422, and is a sentence elsewhere.
-  private static let listKeys = ["errors", "invalid-params", "invalid_params", "detail", "violations"]
+  /// in FastAPI's 422, and is a sentence elsewhere. `fieldErrors` and `issues` are Zod's.
+  private static let listKeys = [
+    "errors", "invalid-params", "invalid_params", "detail", "violations", "fieldErrors", "issues",
+  ]
   /// Keys under which envelopes list their field errors. Unlike ``listKeys``, a list of bare
   /// messages under one of them is still a field of that name, as it was before they were read.
   private static let envelopeListKeys = ["details", "fields"]
