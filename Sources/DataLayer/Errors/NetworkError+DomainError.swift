@@ -37,8 +37,7 @@ extension NetworkError {
       return .server(status: code)
     // What was sent was refused (its input, a payment, a conflict, a precondition, its size or
     // type) with no field named: the screen shows the server's sentence, if any.
-    case .badStatus(400, _), .badStatus(402, _), .badStatus(409, _), .badStatus(412, _), .badStatus(413, _),
-      .badStatus(415, _), .badStatus(422, _):
+    case .badStatus(let code, _) where [400, 402, 409, 412, 413, 415, 422].contains(code):
       return .rejected(message: serverSentence, fieldErrors: [:])
     case .badStatus(let code, _):
       return .unexpected(reason: "HTTP status \(code)")
