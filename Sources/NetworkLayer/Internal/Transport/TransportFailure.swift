@@ -15,10 +15,13 @@ import Foundation
 ///   is `networkConnectionLost`, as Apple's Foundation reports it and as a retry policy retries;
 /// - a body whose declared content coding cannot be undone (a gzip body that is not gzip, a coding
 ///   nobody knows) is `cannotDecodeContentData`;
+/// - a TLS failure before any response is the code Apple's Foundation gives it: a certificate out
+///   of date (`serverCertificateHasBadDate`, `serverCertificateNotYetValid`), one not trusted
+///   (`serverCertificateUntrusted`), or a failed handshake (`secureConnectionFailed`);
 /// - any other failure of a request that went to an http(s) host is a reply that cannot be
 ///   parsed (`cannotParseResponse`): a header line without a colon, a chunk size that is not
-///   hexadecimal. Only what a server sent makes libcurl fail without a code: the transport sends
-///   bodies from memory, so no failure to read or rewind one can occur.
+///   hexadecimal. Only what a server sent makes libcurl fail without a code otherwise: the
+///   transport sends bodies from memory, so no failure to read or rewind one can occur.
 enum TransportFailure {
   /// The failure of a task for `url` that ended with `error`, having received the response head
   /// `head` (if it got that far) and `received` bytes of its body.
@@ -54,12 +57,33 @@ enum TransportFailure {
       return .networkConnectionLost
     }
     guard isSendable(url) else { return .unknown }
+    if head == nil, let failure = secureConnectionFailure(libcurlMessage(of: error)) { return failure }
     if declaresContentCoding(head)
       || libcurlMessage(of: error).localizedCaseInsensitiveContains("content encoding")
     {
       return .cannotDecodeContentData
     }
     return .cannotParseResponse
+  }
+
+  /// The code Foundation on Apple's systems gives a TLS failure that libcurl named before any
+  /// response: a certificate out of date, one it does not trust (self-signed, of an unknown
+  /// issuer, for another host: a captive portal answering for the API), or a handshake that
+  /// failed (https sent to a plain http port). `nil` for any other message.
+  private static func secureConnectionFailure(_ message: String) -> URLError.Code? {
+    if message.hasPrefix("SSL certificate problem: certificate has expired") {
+      return .serverCertificateHasBadDate
+    }
+    if message.hasPrefix("SSL certificate problem: certificate is not yet valid") {
+      return .serverCertificateNotYetValid
+    }
+    if message.hasPrefix("SSL certificate problem")
+      || message.hasPrefix("SSL: no alternative certificate subject")
+      || message.hasPrefix("SSL: certificate subject name")
+    {
+      return .serverCertificateUntrusted
+    }
+    return message.contains("SSL") || message.contains("TLS") ? .secureConnectionFailed : nil
   }
 
   /// Whether the `received` bytes fall short of the length `head` declared. Only an unencoded
