@@ -283,11 +283,26 @@ struct RefusalTests {
   }
 
   @Test(
-    "a blank text is no sentence: Spring Boot's empty message leaves its error, and a refusal's its default")
+    "a sentence that only names its status says nothing: Go's status text, Spring Boot's error, a bare Forbidden",
+    arguments: [
+      (400, "Bad Request\n", "text/plain; charset=utf-8"),
+      (
+        409,
+        #"{"timestamp":"2026-11-28T02:00:00.000+00:00","status":409,"error":"Conflict","message":"","path":"/todos"}"#,
+        "application/json"
+      ),
+      (403, #"{"error":"Forbidden."}"#, "application/json"),
+      (422, #"{"message":"Unprocessable Content"}"#, "application/json"),
+    ])
+  func reasonPhrasesAreNoSentence(status: Int, body: String, contentType: String) async {
+    #expect(await Self.sentenceOfBadStatus(status, body: body, contentType: contentType) == nil)
+  }
+
+  @Test(
+    "a blank text is no sentence: an empty message leaves the error beside it, and a refusal its default")
   func blankSentences() async {
-    let spring =
-      #"{"timestamp":"2026-11-28T02:00:00.000+00:00","status":409,"error":"Conflict","message":"","path":"/todos"}"#
-    #expect(await Self.sentenceOfBadStatus(409, body: spring) == "Conflict")
+    let empty = #"{"message":"","error":"A todo with this title already exists."}"#
+    #expect(await Self.sentenceOfBadStatus(409, body: empty) == "A todo with this title already exists.")
     let listed = #"{"errors":[{"detail":"","title":"Edit conflict"}]}"#
     #expect(await Self.sentenceOfBadStatus(409, body: listed) == "Edit conflict")
     let fields = #"{"message":" ","errors":{"title":["must not be blank"]}}"#

@@ -54,11 +54,11 @@ extension NetworkError {
   /// message, or what a JSON or one-line plain-text body says in the shapes backends write
   /// (`message`, `detail`, OAuth's `error_description`, Google's `error.message`, an `errors`
   /// list, in any case), read from the redacted excerpt; a cut excerpt gives only a sentence
-  /// whole in it. Never blank.
+  /// whole in it. Never blank, nor only the status's reason phrase ("Bad Request").
   public var serverSentence: String? {
     switch self {
     case .refused(_, let message, _): message
-    case .badStatus(_, let excerpt?): RefusalBody.sentence(inExcerpt: excerpt)
+    case .badStatus(let code, let excerpt?): RefusalBody.sentence(inExcerpt: excerpt, status: code)
     default: nil
     }
   }

@@ -75,7 +75,16 @@ enum RefusalBody {
   /// else a one-line plain text. Any error body, not only a refusal's, so `title` here is a
   /// sentence rather than a field. OAuth's `error` is a code (`invalid_grant`), so its
   /// `error_description` comes first.
-  static func sentence(inExcerpt excerpt: String) -> String? {
+  /// A sentence that only names `status` ("Bad Request", Spring Boot's `"error": "Conflict"`) says
+  /// nothing the status does not, so the screen's own words are shown instead.
+  static func sentence(inExcerpt excerpt: String, status: Int) -> String? {
+    guard let sentence = sentence(inExcerpt: excerpt), !isReasonPhrase(sentence, of: status) else {
+      return nil
+    }
+    return sentence
+  }
+
+  private static func sentence(inExcerpt excerpt: String) -> String? {
     guard let body = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
       return sentence(inCutJSON: excerpt) ?? sentence(inPlainText: excerpt)
     }
@@ -97,6 +106,29 @@ enum RefusalBody {
       object.map { key, value in (key.lowercased().filter { !"-_.".contains($0) }, value) },
       uniquingKeysWith: { first, _ in first })
   }
+
+  /// Whether `sentence` is the reason phrase of `status`.
+  private static func isReasonPhrase(_ sentence: String, of status: Int) -> Bool {
+    let text = sentence.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: ".")))
+    return (reasonPhrases[status] ?? []).contains { $0.caseInsensitiveCompare(text) == .orderedSame }
+  }
+
+  /// The reason phrases of the statuses an error may carry, in English as servers send them
+  /// (RFC 9110's, and the older names some still use); Foundation's own list is localized on
+  /// Apple's systems.
+  private static let reasonPhrases: [Int: [String]] = [
+    400: ["Bad Request"], 401: ["Unauthorized"], 402: ["Payment Required"], 403: ["Forbidden"],
+    404: ["Not Found"], 405: ["Method Not Allowed"], 406: ["Not Acceptable"], 408: ["Request Timeout"],
+    409: ["Conflict"], 410: ["Gone"], 411: ["Length Required"], 412: ["Precondition Failed"],
+    413: ["Content Too Large", "Payload Too Large", "Request Entity Too Large"],
+    414: ["URI Too Long", "Request-URI Too Long"], 415: ["Unsupported Media Type"],
+    416: ["Range Not Satisfiable", "Requested Range Not Satisfiable"], 417: ["Expectation Failed"],
+    421: ["Misdirected Request"], 422: ["Unprocessable Content", "Unprocessable Entity"], 423: ["Locked"],
+    425: ["Too Early"], 426: ["Upgrade Required"], 428: ["Precondition Required"],
+    429: ["Too Many Requests"], 431: ["Request Header Fields Too Large"],
+    451: ["Unavailable For Legal Reasons"], 500: ["Internal Server Error"], 501: ["Not Implemented"],
+    502: ["Bad Gateway"], 503: ["Service Unavailable"], 504: ["Gateway Timeout"],
+  ]
 
   /// The texts of an `errors` list (Rails' full messages), or its first entry's `detail`,
   /// `message` or `title` (JSON:API's, GraphQL's and Directus' errors), whose detail is the
