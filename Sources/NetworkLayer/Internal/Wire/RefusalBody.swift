@@ -68,15 +68,10 @@ enum RefusalBody {
     return (refusal.message, fieldErrors)
   }
 
-  /// The `detail`, `non_field_errors`, `message`, `msg`, `error_message`, `error_description`,
-  /// `error` or `title` of a JSON error body's excerpt, in any case and with any separators, a
-  /// text or a list of texts; or else the `message` of an `error` object (Google's and
-  /// Firebase's shape); or else what an `errors` list says (see ``sentence(inErrorsList:)``); or
-  /// else a one-line plain text. Any error body, not only a refusal's, so `title` here is a
-  /// sentence rather than a field. OAuth's `error` is a code (`invalid_grant`), so its
-  /// `error_description` comes first.
-  /// A sentence that only names `status` ("Bad Request", Spring Boot's `"error": "Conflict"`) says
-  /// nothing the status does not, so the screen's own words are shown instead.
+  /// The server's sentence in the excerpt of an error body answered with `status` (see
+  /// ``sentence(inExcerpt:)``), unless it only names that status ("Bad Request", Spring Boot's
+  /// `"error": "Conflict"`): that says nothing the status does not, so the screen's own words are
+  /// shown instead.
   static func sentence(inExcerpt excerpt: String, status: Int) -> String? {
     guard let sentence = sentence(inExcerpt: excerpt), !isReasonPhrase(sentence, of: status) else {
       return nil
@@ -84,6 +79,13 @@ enum RefusalBody {
     return sentence
   }
 
+  /// The `detail`, `non_field_errors`, `message`, `msg`, `error_message`, `error_description`,
+  /// `error` or `title` of a JSON error body's excerpt, in any case and with any separators, a
+  /// text or a list of texts; or else the `message` of an `error` object (Google's and
+  /// Firebase's shape); or else what an `errors` list says (see ``sentence(inErrorsList:)``); or
+  /// else a one-line plain text. Any error body, not only a refusal's, so `title` here is a
+  /// sentence rather than a field. OAuth's `error` is a code (`invalid_grant`), so its
+  /// `error_description` comes first.
   private static func sentence(inExcerpt excerpt: String) -> String? {
     guard let body = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
       return sentence(inCutJSON: excerpt) ?? sentence(inPlainText: excerpt)
