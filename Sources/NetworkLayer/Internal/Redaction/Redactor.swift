@@ -106,8 +106,9 @@ public enum Redactor {
   /// The words after a credential's name in a form that asks for it twice.
   private static let confirmationWords = ["confirmation", "confirm", "repeat", "again"]
 
-  /// `name` lower-cased, without `-`, `_` or `.`.
-  private static func normalized(_ name: String) -> String {
+  /// `name` lower-cased, without `-`, `_` or `.`: how a JSON key, form field or query item is
+  /// compared by name here and where an error body's sentence is looked for.
+  static func normalized(_ name: String) -> String {
     var normalized = ""
     for scalar in name.unicodeScalars where scalar != "-" && scalar != "_" && scalar != "." {
       normalized.unicodeScalars.append(scalar)

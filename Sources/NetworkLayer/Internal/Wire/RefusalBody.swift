@@ -101,12 +101,12 @@ enum RefusalBody {
       ?? sentence(inErrorsList: object["errors"])
   }
 
-  /// `object` keyed by each key's name in lower case without `-`, `_` or `.`, so a sentence is
-  /// found under `Message` (ASP.NET Web API's), `errorMessage` (AWS Lambda's) or `error_message`.
+  /// `object` keyed by each key's name as the redactor compares names (lower case, without `-`,
+  /// `_` or `.`), so a sentence is found under `Message` (ASP.NET Web API's), `errorMessage` (AWS
+  /// Lambda's) or `error_message`.
   private static func byName(_ object: [String: Any]) -> [String: Any] {
     Dictionary(
-      object.map { key, value in (key.lowercased().filter { !"-_.".contains($0) }, value) },
-      uniquingKeysWith: { first, _ in first })
+      object.map { key, value in (Redactor.normalized(key), value) }, uniquingKeysWith: { first, _ in first })
   }
 
   /// Whether `sentence` is the reason phrase of `status`.
