@@ -53,14 +53,13 @@ enum TransportFailure {
     // A body shorter than its declared length is cut short whatever libcurl says. A chunked body
     // declares none: libcurl's "transfer closed with outstanding read data remaining" is all
     // there is to tell its end was cut off (its words for both cases have begun so for 20 years).
-    if isCutShort(head, received: received) || libcurlMessage(of: error).hasPrefix("transfer closed with") {
+    let message = libcurlMessage(of: error)
+    if isCutShort(head, received: received) || message.hasPrefix("transfer closed with") {
       return .networkConnectionLost
     }
     guard isSendable(url) else { return .unknown }
-    if head == nil, let failure = secureConnectionFailure(libcurlMessage(of: error)) { return failure }
-    if declaresContentCoding(head)
-      || libcurlMessage(of: error).localizedCaseInsensitiveContains("content encoding")
-    {
+    if head == nil, let failure = secureConnectionFailure(message) { return failure }
+    if declaresContentCoding(head) || message.localizedCaseInsensitiveContains("content encoding") {
       return .cannotDecodeContentData
     }
     return .cannotParseResponse
