@@ -134,19 +134,12 @@ struct FirebaseBackendTests {
 
     /// A container for the API, its login contract on the two token hosts, and its console log.
     func app() -> (container: AppContainer, log: Locked<[String]>) {
-      let (apiHost, signInHost, tokenHost) = (
-        InProcessTransport(api), InProcessTransport(signIn), InProcessTransport(renewal)
-      )
-      let log = Locked<[String]>([])
-      var configuration = AppConfiguration(
-        baseURL: apiHost.baseURL, transport: InProcessHosts(apiHost, signInHost, tokenHost))
-      configuration.authContract = FirebaseStyleAuthContract(
-        signInHost: signInHost.baseURL.appendingPathComponent("v1"),
-        tokenHost: tokenHost.baseURL.appendingPathComponent("v1"), apiKey: FirebaseBackendTests.apiKey)
-      configuration.monitors = [
-        ConsoleEventMonitor(verbose: true) { line in log.withLock { $0.append(line) } }
-      ]
-      return (AppContainer(configuration: configuration), log)
+      let (signInHost, tokenHost) = (InProcessTransport(signIn), InProcessTransport(renewal))
+      return AppContainer.servingWithLog(api: InProcessTransport(api), beside: signInHost, tokenHost) {
+        $0.authContract = FirebaseStyleAuthContract(
+          signInHost: signInHost.baseURL.appendingPathComponent("v1"),
+          tokenHost: tokenHost.baseURL.appendingPathComponent("v1"), apiKey: FirebaseBackendTests.apiKey)
+      }
     }
   }
 

@@ -31,14 +31,23 @@ extension AppContainer {
   static func servingWithLog(
     _ backend: some InProcessHandler, configure: (inout AppConfiguration) -> Void
   ) -> (container: AppContainer, log: Locked<[String]>) {
+    servingWithLog(api: InProcessTransport(backend), configure: configure)
+  }
+
+  /// A container for the API `api`, with `others` (the auth servers its login contract sends
+  /// to) each on a host of its own, configured by `configure`, and the lines of its verbose
+  /// console log.
+  static func servingWithLog(
+    api: InProcessTransport, beside others: InProcessTransport..., configure: (inout AppConfiguration) -> Void
+  ) -> (container: AppContainer, log: Locked<[String]>) {
     let log = Locked<[String]>([])
-    let container = serving(backend) { configuration in
-      configuration.monitors = [
-        ConsoleEventMonitor(verbose: true) { line in log.withLock { $0.append(line) } }
-      ]
-      configure(&configuration)
-    }
-    return (container, log)
+    let transport: any HTTPTransport = others.isEmpty ? api : InProcessHosts([api] + others)
+    var configuration = AppConfiguration(baseURL: api.baseURL, transport: transport)
+    configuration.monitors = [
+      ConsoleEventMonitor(verbose: true) { line in log.withLock { $0.append(line) } }
+    ]
+    configure(&configuration)
+    return (AppContainer(configuration: configuration), log)
   }
 
   /// One whole session on `backend` under `contract`: signs in with the right password, sends
@@ -138,6 +147,10 @@ struct InProcessHosts: HTTPTransport {
   let hosts: [InProcessTransport]
 
   init(_ hosts: InProcessTransport...) {
+    self.init(hosts)
+  }
+
+  init(_ hosts: [InProcessTransport]) {
     self.hosts = hosts
   }
 

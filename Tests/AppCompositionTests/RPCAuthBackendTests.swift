@@ -239,15 +239,10 @@ struct RPCAuthBackendTests {
     }
 
     func app() -> (container: AppContainer, log: Locked<[String]>) {
-      let (apiHost, serviceHost) = (InProcessTransport(api), InProcessTransport(service))
-      let log = Locked<[String]>([])
-      var configuration = AppConfiguration(
-        baseURL: apiHost.baseURL, transport: InProcessHosts(apiHost, serviceHost))
-      configuration.authContract = RPCAuthContract(service: serviceHost.baseURL)
-      configuration.monitors = [
-        ConsoleEventMonitor(verbose: true) { line in log.withLock { $0.append(line) } }
-      ]
-      return (AppContainer(configuration: configuration), log)
+      let serviceHost = InProcessTransport(service)
+      return AppContainer.servingWithLog(api: InProcessTransport(api), beside: serviceHost) {
+        $0.authContract = RPCAuthContract(service: serviceHost.baseURL)
+      }
     }
   }
 
