@@ -22,7 +22,9 @@ private enum PascalCase {
   }
 
   private static func key(_ path: [any CodingKey], _ change: (String) -> String) -> any CodingKey {
-    guard let last = path.last, last.intValue == nil else { return path.last ?? Key(stringValue: "") }
+    // The coders always pass a path that ends in the key at hand; an index is left as it is.
+    guard let last = path.last else { return Key(stringValue: "") }
+    guard last.intValue == nil else { return last }
     let name = last.stringValue
     return Key(stringValue: change(String(name.prefix(1))) + name.dropFirst())
   }
