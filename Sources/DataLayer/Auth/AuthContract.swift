@@ -18,7 +18,9 @@ public protocol AuthContract: Sendable {
   /// The request that renews `tokens`. An answer with a status in ``rejectedRefreshStatuses``
   /// ends the session; any other failure keeps it. Asked only for a session that holds a refresh
   /// token: with a backend that issues none (DRF's `TokenAuthentication`, Laravel Sanctum's API
-  /// tokens) the session ends at the first rejected request, and this is never sent.
+  /// tokens) the session ends at the first rejected request, and this is never sent. A backend
+  /// that renews with the access token itself (Laravel's jwt-auth, PocketBase) issues it as the
+  /// refresh token too.
   func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens>
 
   /// The request that tells the server a session has ended (it revokes the refresh token, say),
