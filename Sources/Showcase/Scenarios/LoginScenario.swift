@@ -21,10 +21,14 @@ extension Scenario {
       login.state.errorMessage == DomainError.invalidCredentials.message,
       "the screen says the password is wrong")
 
+    // The right password from here on: the failures below are the network's and the server's,
+    // and the last tap sends what the user typed before them.
     login.send(.passwordChanged("correct-horse-battery-staple"))
+    var retyped = "type the right password; "
     var failures = 1
     if let setReachable = stage.setReachable {
-      stage.step("go offline, tap Log in", through: path)
+      stage.step(retyped + "go offline, tap Log in", through: path)
+      retyped = ""
       setReachable(false)
       await login.sendAndWait(.logInTapped)
       setReachable(true)
@@ -36,7 +40,7 @@ extension Scenario {
       stage.note("a remote server cannot be taken offline from here; the offline step is skipped")
     }
 
-    stage.step("the server fails with 500, tap Log in", through: path)
+    stage.step(retyped + "the server fails with 500, tap Log in", through: path)
     try await stage.control.inject(["path": "/auth/login", "status": 500])
     await login.sendAndWait(.logInTapped)
     stage.show("state", login.state)
