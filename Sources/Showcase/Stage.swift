@@ -58,9 +58,14 @@ final class Stage: Sendable {
     print("    path: \(layers)")
   }
 
-  /// Prints a state or event line.
+  /// Prints a state or event line. A list shows each element as `print` would show it alone,
+  /// without the type names an array's own description spells out.
   func show(_ label: String, _ value: Any) {
-    print("    \(label): \(value)")
+    if let list = value as? [Any] {
+      print("    \(label): [\(list.map { String(describing: $0) }.joined(separator: ", "))]")
+    } else {
+      print("    \(label): \(value)")
+    }
   }
 
   /// Records a check of described behaviour.

@@ -7,9 +7,10 @@ extension Scenario {
     name: "three-call-styles",
     title: "async/await, a completion handler and a stream give the same result and the same typed errors"
   ) { stage in
-    struct ArticleWire: Decodable, Sendable, Equatable {
+    struct ArticleWire: Decodable, Sendable, Equatable, CustomStringConvertible {
       var id: Int
       var title: String
+      var description: String { "article \(id), \"\(title)\"" }
     }
     let client = URLSessionHTTPClient(baseURL: stage.baseURL, transport: stage.transport)
     let path = "URLSessionHTTPClient.send (three ways) → the same pipeline"

@@ -35,7 +35,7 @@ extension Scenario {
     let requests = after.paths["GET /todos", default: 0] - before.paths["GET /todos", default: 0]
     stage.show("refreshes at the server", refreshes)
     stage.show("GET /todos at the server", requests)
-    stage.show("states", Set(screens.map { "\($0.state)" }))
+    stage.show("distinct states of the ten screens", Set(screens.map { "\($0.state)" }).sorted())
     stage.expect(refreshes == 1, "exactly one refresh ran")
     stage.expect(requests == 2 * screens.count, "every request got a 401 and was retried once")
     stage.expect(screens.allSatisfy { $0.state.phase == .loaded }, "every screen shows the list")
@@ -48,7 +48,7 @@ extension Scenario {
     let taps = screens.map { EventTap($0.events) }
     try await refreshAllRejectedAtOnce()
     let expired = TodoListState.Phase.loadFailed(message: DomainError.sessionExpired.message)
-    stage.show("states", Set(screens.map { "\($0.state)" }))
+    stage.show("distinct states of the ten screens", Set(screens.map { "\($0.state)" }).sorted())
     stage.expect(
       screens.allSatisfy { $0.state.phase == expired }, "every screen fails with the same clear message")
     var sessionEnded = 0
