@@ -8,14 +8,19 @@ package import Foundation
 /// - the obsolete asctime form: `Sun Nov  6 08:49:37 1994`.
 package enum HTTPDate {
   /// The moment `value` names, or `nil` when it is none of the three forms exactly (a wrong day
-  /// of the week, another zone, other case or padding, trailing text). Spaces and tabs around
-  /// it are ignored. An RFC 850 two-digit year is read as at most 50 years after `now`, as
-  /// RFC 9110 requires. Thread-safe: every call uses formatters of its own.
+  /// of the week, another zone, other case or padding, trailing text, any character that is
+  /// not printable ASCII). Spaces and tabs around it are ignored. An RFC 850 two-digit year is
+  /// read as at most 50 years after `now`, as RFC 9110 requires. Thread-safe: every call uses
+  /// formatters of its own.
   package static func moment(_ value: String, now: Date) -> Date? {
     // asctime pads a one-digit day with a space ("Nov  6"); collapsing runs of spaces lets one
     // pattern read both widths.
     let text = value.trimmingCharacters(in: .whitespaces)
       .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    // The grammar is printable ASCII. Anything else is refused before the formatter sees it:
+    // swift-corelibs-foundation's `DateFormatter` traps when its parse stops inside a character
+    // ("GMT" followed by a combining accent), which would let a server end the app.
+    guard text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
     for format in formats {
       // A formatter per call: `DateFormatter` is not safe to share between threads, and a date
       // is read once per login, refresh or retry.

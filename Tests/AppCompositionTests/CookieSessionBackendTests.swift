@@ -24,6 +24,12 @@ private final class CookieSessionBackend: InProcessHandler {
   }
 
   let state = Locked(State())
+  /// The session cookie's `expires` attribute, as the server writes it.
+  let cookieExpiry: String
+
+  init(cookieExpiry: String = "Fri, 01 Jan 2100 00:00:00 GMT") {
+    self.cookieExpiry = cookieExpiry
+  }
 
   func handle(_ request: InProcessRequest) async -> InProcessReply {
     let cookie = request.header("Cookie")
@@ -48,7 +54,7 @@ private final class CookieSessionBackend: InProcessHandler {
             // Two cookies in one field, as URLSession hands several `Set-Cookie` lines over; a
             // comma inside the first one's date.
             "Set-Cookie":
-              "_app_session=\(id); path=/; expires=Fri, 01 Jan 2100 00:00:00 GMT; HttpOnly; SameSite=Lax, locale=en; path=/",
+              "_app_session=\(id); path=/; expires=\(cookieExpiry); HttpOnly; SameSite=Lax, locale=en; path=/",
           ],
           body: Data(#"{"id":1}"#.utf8)))
     case ("DELETE", "/session"):
@@ -146,6 +152,26 @@ struct CookieSessionBackendTests {
     }
 
     #expect(backend.state.withLock { $0.requestLines } == ["POST /session", "GET /todos"])
+  }
+
+  @Test(
+    "a session cookie whose expiry ends in an accent is no cookie: the sign-in fails as invalid data, and nothing traps"
+  )
+  func accentedCookieExpiry() async throws {
+    // On Linux, `HTTPCookie` traps on this date; the contract's reader refuses it first.
+    let backend = CookieSessionBackend(cookieExpiry: "Fri, 01 Jan 2100 00:00:00 GMT\u{301}")
+    let container = AppContainer.serving(backend) { $0.authContract = CookieSessionAuthContract() }
+
+    let error = await #expect(throws: DomainError.self) {
+      try await container.session.logIn(
+        username: "demo@example.com", password: "correct-horse-battery-staple")
+    }
+
+    guard case .invalidData = error else {
+      Issue.record("expected invalid data, got \(String(describing: error))")
+      return
+    }
+    #expect(backend.state.withLock { $0.requestLines } == ["POST /session"])
   }
 
   @Test("a refused sign-in is invalid credentials, and nothing the user typed is lost")

@@ -164,10 +164,29 @@ struct RemoteSessionRepositoryTests {
     }
   }
 
-  /// Issues tokens valid for an hour by the real clock, dates its answers in `dateForm`, if any,
-  /// and counts the requests to each path.
+  /// A `Date` header that names no moment: none at all, or one that is not a date.
+  enum NoDate: String, CaseIterable, Sendable {
+    case absent = "no Date header"
+    /// An accent after "GMT": Foundation's date parser on Linux traps on it if it is let through.
+    case accented = "a Date with an accent after GMT"
+
+    func text(for date: Date) -> String? {
+      self == .absent ? nil : DateForm.imfFixdate.text(for: date) + "\u{301}"
+    }
+  }
+
+  /// Issues tokens valid for an hour by the real clock, dates its answers in `dateForm`, and
+  /// counts the requests to each path.
   private static func absoluteExpiryServer(
-    dateForm: DateForm?, paths: Locked<[String]>
+    dateForm: DateForm, paths: Locked<[String]>
+  ) -> InProcessTransport {
+    absoluteExpiryServer(date: { dateForm.text(for: $0) }, paths: paths)
+  }
+
+  /// Issues tokens valid for an hour by the real clock, with `date` of the moment as its `Date`
+  /// header unless it gives `nil`, and counts the requests to each path.
+  private static func absoluteExpiryServer(
+    date: @escaping @Sendable (Date) -> String?, paths: Locked<[String]>
   ) -> InProcessTransport {
     InProcessTransport(
       StubHandler { request in
@@ -176,9 +195,7 @@ struct RemoteSessionRepositoryTests {
         let body =
           #"{"access":"at-\#(UUID())","refresh":"rt-1","expires_at":\#(now.timeIntervalSince1970 + 3600)}"#
         var headers = ["Content-Type": "application/json"]
-        if let dateForm {
-          headers["Date"] = dateForm.text(for: now)
-        }
+        headers["Date"] = date(now)
         return .respond(
           InProcessResponse(
             status: 200, headers: headers, body: Data((request.path == "/todos" ? "[]" : body).utf8)))
@@ -220,10 +237,12 @@ struct RemoteSessionRepositoryTests {
       "an hour left on the device's clock: \(expiresAt), logged in between \(before) and \(after)")
   }
 
-  @Test("an absolute expiry in an answer without a Date header is kept as the moment it names")
-  func absoluteExpiryWithoutADate() async throws {
+  @Test(
+    "an absolute expiry in an answer without a Date header, or with one that is no date, is kept as the moment it names",
+    arguments: NoDate.allCases)
+  func absoluteExpiryWithoutADate(noDate: NoDate) async throws {
     let paths = Locked<[String]>([])
-    let server = Self.absoluteExpiryServer(dateForm: nil, paths: paths)
+    let server = Self.absoluteExpiryServer(date: { noDate.text(for: $0) }, paths: paths)
     let store = InMemoryTokenStore()
     let sessions = RemoteSessionRepository(
       client: URLSessionHTTPClient(baseURL: server.baseURL, transport: server),

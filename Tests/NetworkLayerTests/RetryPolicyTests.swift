@@ -235,6 +235,17 @@ struct RetryPolicyTests {
     #expect(RetryAfter.delay(from: value, now: Self.now) == .seconds(5))
   }
 
+  @Test(
+    "a date holding a character outside printable ASCII is no date, and reading it does not trap",
+    arguments: [
+      "Sun, 06 Nov 1994 08:49:37 GMT\u{301}", "Sun\u{301}, 06 Nov 1994 08:49:37 GMT",
+      "Sunday\u{301}, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994\u{301}",
+      "Sun, 06 Nov 1994 08:49:37 GMT\u{0}",
+    ])
+  func httpDateOutsideASCII(value: String) {
+    #expect(RetryAfter.delay(from: value, now: Self.now) == nil)
+  }
+
   @Test("delta-seconds are whole non-negative numbers, and zero means now")
   func deltaSeconds() {
     #expect(RetryAfter.delay(from: "0", now: Self.now) == .zero)

@@ -22,13 +22,16 @@ final class DelegatingURLSession: Sendable {
   ///   - original: the caller's configuration (protocol classes, proxies, headers…).
   ///   - sendsCookies: whether the configuration's cookie jar is used at all.
   ///     swift-corelibs-foundation ignores a request's `httpShouldHandleCookies`, so without
-  ///     it the jar is removed from the session.
+  ///     it the jar is removed from the session, and the session accepts no cookie: corelibs
+  ///     parses every `Set-Cookie` it receives unless its accept policy is `never`, even with
+  ///     no jar, and its date parser traps on some expiry dates a server may send.
   init(configuration original: URLSessionConfiguration, sendsCookies: Bool) {
     // A copy: the caller's configuration object may be shared with their own sessions.
     let configuration = (original.copy() as? URLSessionConfiguration) ?? original
     if !sendsCookies {
       configuration.httpShouldSetCookies = false
       configuration.httpCookieStorage = nil
+      configuration.httpCookieAcceptPolicy = .never
     }
     let router = Router(calls: calls)
     session = URLSession(configuration: configuration, delegate: router, delegateQueue: Self.delegateQueue())
