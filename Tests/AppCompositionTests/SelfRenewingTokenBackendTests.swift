@@ -172,10 +172,18 @@ private struct SelfRenewingAuthContract: AuthContract {
 struct SelfRenewingTokenBackendTests {
   private static let todos = Endpoint<[String]>(path: ["api", "todos"], requiresAuthentication: true)
 
-  private static func app(
+  /// A container on `backend`, signed in, the lines of its verbose log, and the token the login
+  /// was issued.
+  private static func signedIn(
     _ backend: SelfRenewingTokenBackend
-  ) -> (container: AppContainer, log: Locked<[String]>) {
-    AppContainer.servingWithLog(backend) { $0.authContract = SelfRenewingAuthContract() }
+  ) async throws -> (container: AppContainer, log: Locked<[String]>, token: String) {
+    let (container, log) = AppContainer.servingWithLog(backend) {
+      $0.authContract = SelfRenewingAuthContract()
+    }
+    _ = try await container.session.logIn(
+      username: "demo@example.com", password: "correct-horse-battery-staple")
+    let token = try #require(backend.state.withLock { $0.live.first })
+    return (container, log, token)
   }
 
   @Test(
@@ -183,10 +191,7 @@ struct SelfRenewingTokenBackendTests {
   )
   func expiredTokenRenewsWithItself() async throws {
     let backend = SelfRenewingTokenBackend()
-    let (container, lines) = Self.app(backend)
-    _ = try await container.session.logIn(
-      username: "demo@example.com", password: "correct-horse-battery-staple")
-    let first = try #require(backend.state.withLock { $0.live.first })
+    let (container, lines, first) = try await Self.signedIn(backend)
 
     backend.state.withLock { $0.expireAll() }
     _ = try await container.authenticatedClient.send(Self.todos)
@@ -218,11 +223,8 @@ struct SelfRenewingTokenBackendTests {
   )
   func concurrentRefusalsShareOneRenewal() async throws {
     let backend = SelfRenewingTokenBackend(holdingExpiredUntil: 5)
-    let (container, _) = Self.app(backend)
-    _ = try await container.session.logIn(
-      username: "demo@example.com", password: "correct-horse-battery-staple")
+    let (container, _, first) = try await Self.signedIn(backend)
     let sessions = StreamRecorder(container.session.sessionUpdates())
-    let first = try #require(backend.state.withLock { $0.live.first })
     backend.state.withLock { $0.expireAll() }
 
     let client = container.authenticatedClient
@@ -249,9 +251,7 @@ struct SelfRenewingTokenBackendTests {
   @Test("a token past its refresh window ends the session, and the next request is not sent")
   func tokenPastItsWindowEndsTheSession() async throws {
     let backend = SelfRenewingTokenBackend()
-    let (container, _) = Self.app(backend)
-    _ = try await container.session.logIn(
-      username: "demo@example.com", password: "correct-horse-battery-staple")
+    let (container, _, _) = try await Self.signedIn(backend)
     let sessions = StreamRecorder(container.session.sessionUpdates())
     backend.state.withLock { state in
       state.expireAll()
@@ -275,10 +275,7 @@ struct SelfRenewingTokenBackendTests {
   @Test("signing out presents the current token to the logout request, which blacklists it at the server")
   func signingOutBlacklistsTheToken() async throws {
     let backend = SelfRenewingTokenBackend()
-    let (container, lines) = Self.app(backend)
-    _ = try await container.session.logIn(
-      username: "demo@example.com", password: "correct-horse-battery-staple")
-    let token = try #require(backend.state.withLock { $0.live.first })
+    let (container, lines, token) = try await Self.signedIn(backend)
 
     await container.session.logOut()
     let state = backend.state.withLock { $0 }
