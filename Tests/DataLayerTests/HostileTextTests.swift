@@ -59,13 +59,18 @@ struct HostileTextTests {
   )
   func readersTakeAnyText() {
     let now = Date()
-    for text in HostileTexts(count: 3_000, seed: 1) {
+    var problems: [String] = []
+    for (index, text) in HostileTexts(count: 3_000, seed: 1).enumerated() {
       let delay = RetryAfter.delay(from: text, now: now)
-      #expect(delay.map { $0 >= .zero } ?? true)
-      if !text.utf8.allSatisfy({ $0 < 0x80 }) { #expect(delay == nil, "\(text.debugDescription)") }
-      for body in [text, "{" + text, "{\"message\":\"" + text + "\"}"] {
+      if let delay, delay < .zero || !text.utf8.allSatisfy({ $0 < 0x80 }) {
+        problems.append("Retry-After \(text.debugDescription) gave \(delay)")
+      }
+      // The body readers cost most: a third of the texts is enough for them.
+      for body in index % 3 == 0 ? [text, "{" + text, "{\"message\":\"" + text + "\"}"] : [] {
         let sentence = NetworkError.badStatus(code: 422, bodyExcerpt: body).serverSentence
-        #expect(sentence.map { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? true)
+        if let sentence, sentence.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+          problems.append("a blank sentence from \(body.debugDescription)")
+        }
         _ = Redactor.redact(body: Data(body.utf8))
         _ = Redactor.redact(text: body)
       }
@@ -73,6 +78,7 @@ struct HostileTextTests {
       _ = TokenExpiry.jwt(text)
       _ = TokenExpiry.jwt("e30." + Data(text.utf8).base64EncodedString() + ".e30")
     }
+    #expect(problems.isEmpty, "\(problems.prefix(5))")
   }
 
   @Test(
