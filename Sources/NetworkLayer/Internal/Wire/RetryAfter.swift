@@ -17,8 +17,9 @@ public enum RetryAfter {
   ///   (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`) forms, all in
   ///   GMT, are the time from `now` until that date. A date at or before `now` is `.zero`. An RFC
   ///   850 two-digit year is read as at most 50 years ahead of `now`, as RFC 9110 requires.
-  /// - Anything else, including an empty value, a sign, a fraction, trailing text, or a date
-  ///   whose day of the week, case or padding does not match its form exactly, is `nil`.
+  /// - Anything else, including an empty value, a sign, a fraction, trailing text, a character
+  ///   that is not printable ASCII, or a date whose day of the week, case or padding does not
+  ///   match its form exactly, is `nil`.
   ///
   /// Thread-safe: every call uses formatters of its own.
   public static func delay(from value: String, now: Date) -> Duration? {
