@@ -56,6 +56,8 @@ public struct URLSessionTransport: HTTPTransport {
   ///     the requests use; its delegate is not consulted.
   ///   - sendsCookies: whether the session's cookie jar may add its cookies to requests. Off by
   ///     default: an API client sends what its endpoints and interceptors say, nothing else.
+  ///     Off, no `Set-Cookie` is parsed either; on, Foundation on Linux parses each one, and its
+  ///     date parser stops the process on some expiry dates a server may send.
   public init(session: URLSession, sendsCookies: Bool = false) {
     self.delegating = DelegatingURLSession(configuration: session.configuration, sendsCookies: sendsCookies)
     self.sendsCookies = sendsCookies
