@@ -11,7 +11,7 @@ package enum HTTPDate {
   /// of the week, another zone, other case or padding, trailing text, any character that is
   /// not printable ASCII). Spaces and tabs around it are ignored. An RFC 850 two-digit year is
   /// read as at most 50 years after `now`, as RFC 9110 requires. Thread-safe: every call uses
-  /// formatters of its own.
+  /// a formatter of its own.
   package static func moment(_ value: String, now: Date) -> Date? {
     // asctime pads a one-digit day with a space ("Nov  6"); collapsing runs of spaces lets one
     // pattern read both widths.
@@ -21,14 +21,14 @@ package enum HTTPDate {
     // swift-corelibs-foundation's `DateFormatter` traps when its parse stops inside a character
     // ("GMT" followed by a combining accent), which would let a server end the app.
     guard text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+    // A formatter per call, not one shared: `DateFormatter` is not safe to share between
+    // threads, and a date is read once per login, refresh or retry.
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    formatter.twoDigitStartDate = now.addingTimeInterval(-50 * 365.2425 * 86_400)
     for format in formats {
-      // A formatter per call: `DateFormatter` is not safe to share between threads, and a date
-      // is read once per login, refresh or retry.
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = TimeZone(identifier: "GMT")
       formatter.dateFormat = format
-      formatter.twoDigitStartDate = now.addingTimeInterval(-50 * 365.2425 * 86_400)
       // The parser accepts a missing or truncated "GMT" and reads one form with another's
       // pattern; writing the date back and comparing keeps only exact, case-sensitive matches,
       // with the right day of the week.

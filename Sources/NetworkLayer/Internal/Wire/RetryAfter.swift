@@ -21,7 +21,7 @@ public enum RetryAfter {
   ///   that is not printable ASCII, or a date whose day of the week, case or padding does not
   ///   match its form exactly, is `nil`.
   ///
-  /// Thread-safe: every call uses formatters of its own.
+  /// Thread-safe: every call uses a formatter of its own.
   public static func delay(from value: String, now: Date) -> Duration? {
     let trimmed = value.trimmingCharacters(in: .whitespaces)
     if let seconds = deltaSeconds(trimmed) {
