@@ -89,10 +89,13 @@ public enum Redactor {
   /// `new_password2`).
   static func isCredentialName(_ name: String) -> Bool {
     let normalized = normalized(name)
-    return [normalized, stem(of: normalized)].contains { name in
-      exactCredentialNames.contains(name) || credentialSuffixes.contains { name.hasSuffix($0) }
-    }
+    return namesCredential(normalized) || namesCredential(stem(of: normalized))
       || added.withLock { $0.names.contains(normalized) }
+  }
+
+  /// Whether a normalized name is a credential's by the built-in rule.
+  private static func namesCredential(_ name: String) -> Bool {
+    exactCredentialNames.contains(name) || credentialSuffixes.contains { name.hasSuffix($0) }
   }
 
   /// A normalized name without the number and then the confirmation word it ends with, if any.
