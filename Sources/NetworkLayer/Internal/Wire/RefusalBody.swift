@@ -159,8 +159,7 @@ enum RefusalBody {
     for expression in cutSentenceExpressions {
       guard let match = expression.firstMatch(in: text, range: whole),
         let literal = Range(match.range(at: 1), in: text),
-        let sentence = try? JSONDecoder().decode(String.self, from: Data(text[literal].utf8)),
-        sentence.contains(where: { !$0.isWhitespace })
+        let sentence = strings(try? JSONDecoder().decode(String.self, from: Data(text[literal].utf8)))?.first
       else { continue }
       return sentence
     }
