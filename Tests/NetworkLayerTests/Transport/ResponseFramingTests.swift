@@ -167,8 +167,7 @@ struct ResponseFramingTests {
   private static func outcome(ofRawReply reply: String) async throws -> Result<Data, NetworkError> {
     var result = Result<Data, NetworkError>.failure(.cancelled)
     try await withClient { client in
-      result = await client.outcome(
-        .raw(path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: reply)]))
+      result = await client.outcome(.rawProbe(replying: reply))
     }
     return result
   }

@@ -1,5 +1,6 @@
 import Foundation
 import LayeredTestSupport
+import NetworkLayer
 
 /// The python server's `/_probe/` hooks (see `TransportProbes` in `scripts/sample_api.py`).
 extension SampleBackendConnection {
@@ -67,5 +68,13 @@ extension SampleBackendConnection {
       log = try await probeLog()
     }
     return log
+  }
+}
+
+extension Endpoint<Data> {
+  /// The raw probe's endpoint: the server answers exactly `reply` (status line and all, as UTF-8)
+  /// and then closes the connection.
+  static func rawProbe(replying reply: String) -> Self {
+    .raw(path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: reply)])
   }
 }

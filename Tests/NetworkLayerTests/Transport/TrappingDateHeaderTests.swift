@@ -59,6 +59,6 @@ struct TrappingDateHeaderTests {
     let reply =
       "HTTP/1.1 \(status)\r\n\(header)\r\nContent-Length: \(body.utf8.count)\r\n"
       + "Connection: close\r\n\r\n\(body)"
-    return .raw(path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: reply)])
+    return .rawProbe(replying: reply)
   }
 }
