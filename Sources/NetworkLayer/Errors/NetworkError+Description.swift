@@ -1,8 +1,14 @@
 public import Foundation
 
 extension NetworkError: CustomStringConvertible {
-  /// A one-line account of the failure in words, with its status or code; safe to log.
+  /// A one-line account of the failure in words, with its status or code; safe to log. Text the
+  /// server sent (an excerpt, a sentence, a value that did not decode) has its control characters
+  /// escaped, so it cannot forge a line of its own.
   public var description: String {
+    LogText.printable(account)
+  }
+
+  private var account: String {
     switch self {
     case .invalidURL(let detail): "invalid URL: \(detail)"
     case .invalidRequest(let detail): "invalid request: \(detail)"

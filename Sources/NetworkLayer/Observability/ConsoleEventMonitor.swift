@@ -42,6 +42,7 @@ public struct ConsoleEventMonitor: NetworkEventMonitor {
     sink(lines(for: event).map { prefix + $0 }.joined(separator: "\n"))
   }
 
+  // Values are escaped here; an error goes in as it is, its description being one line already.
   private func lines(for event: NetworkEvent) -> [String] {
     switch event {
     case .requestStarted(let summary):
@@ -54,16 +55,16 @@ public struct ConsoleEventMonitor: NetworkEventMonitor {
       ]
     case .retrying(let summary, let reason, let delay):
       let when = delay <= .zero ? "at once" : "in \(LogText.duration(delay))"
-      return ["↻ \(attempt(summary)) retry \(when): \(LogText.printable(reason.description))"]
+      return ["↻ \(attempt(summary)) retry \(when): \(reason)"]
     case .refreshStarted:
       return ["⟳ refresh started"]
     case .refreshSucceeded(let duration):
       return ["⟳ refresh succeeded in \(LogText.duration(duration))"]
     case .refreshFailed(let error, let duration):
-      return ["⟳ refresh failed after \(LogText.duration(duration)): \(LogText.printable(error.description))"]
+      return ["⟳ refresh failed after \(LogText.duration(duration)): \(error)"]
     case .failed(let summary, let error, let duration):
       return [
-        "✗ \(call(summary)) failed after \(LogText.duration(duration)): \(LogText.printable(error.description))"
+        "✗ \(call(summary)) failed after \(LogText.duration(duration)): \(error)"
       ]
     case .succeeded(let summary, let duration):
       return ["✓ \(call(summary)) done in \(LogText.duration(duration))"]

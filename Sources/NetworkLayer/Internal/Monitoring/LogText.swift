@@ -1,5 +1,5 @@
-/// How the console monitor writes values: escaped so that no value can forge a line of its own,
-/// and numbers written the same whatever the locale.
+/// How the console monitor and `NetworkError.description` write values: escaped so that no
+/// value can forge a line of its own, and numbers written the same whatever the locale.
 enum LogText {
   /// `1 byte`, `16085 bytes`.
   static func byteCount(_ count: Int) -> String {
