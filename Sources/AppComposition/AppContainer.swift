@@ -64,6 +64,7 @@ public final class AppContainer: Sendable {
       refresher: RemoteTokenRefresher(client: plainClient, contract: configuration.authContract),
       header: configuration.authContract.tokenHeader,
       scheme: configuration.authContract.tokenScheme,
+      queryItem: configuration.authContract.tokenQueryItem,
       rejectedRefreshStatuses: configuration.authContract.rejectedRefreshStatuses,
       leeway: configuration.refreshLeeway,
       maximumRefreshes: configuration.maximumRefreshes,

@@ -48,11 +48,33 @@ private final class DocumentsAPI: InProcessHandler {
   }
 }
 
+/// The Realtime Database's REST API on a third host: it takes the ID token as `auth` in the
+/// query, not in a header, and only the renewed one, as if the first had expired.
+private final class DatabaseAPI: InProcessHandler {
+  /// The query of every request, as it arrived.
+  let queries = Locked<[String]>([])
+  /// The `Authorization` header of every request, which none of them needs.
+  let presented = Locked<[String?]>([])
+
+  func handle(_ request: InProcessRequest) async -> InProcessReply {
+    queries.withLock {
+      $0.append(request.query.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&"))
+    }
+    presented.withLock { $0.append(request.header("Authorization")) }
+    guard request.query.last(where: { $0.name == "auth" })?.value == "id-token-2" else {
+      return .json(401, text: #"{"error" : "Auth token is expired"}"#)
+    }
+    return .json(200, text: #"{"-Nx1":{"title":"a"}}"#)
+  }
+}
+
 /// The login contract an app writes for such a backend: each request names its own host.
 private struct FirebaseStyleAuthContract: AuthContract {
   let signInHost: URL
   let tokenHost: URL
   let apiKey: String
+  /// `auth` for the Realtime Database, which takes the ID token in the query.
+  var tokenQueryItem: String? = nil
 
   private struct SignIn: Encodable, Sendable {
     var email: String
@@ -131,14 +153,18 @@ struct FirebaseBackendTests {
       return .json(200, text: #"{"id_token":"id-token-2","refresh_token":"rt-2","expires_in":"3600"}"#)
     }
     let api = DocumentsAPI()
+    let database = DatabaseAPI()
 
-    /// A container for the API, its login contract on the two token hosts, and its console log.
-    func app() -> (container: AppContainer, log: Locked<[String]>) {
+    /// A container for the API (or, with `tokenQueryItem`, the database), its login contract on
+    /// the two token hosts, and its console log.
+    func app(tokenQueryItem: String? = nil) -> (container: AppContainer, log: Locked<[String]>) {
       let (signInHost, tokenHost) = (InProcessTransport(signIn), InProcessTransport(renewal))
-      return AppContainer.servingWithLog(api: InProcessTransport(api), beside: signInHost, tokenHost) {
+      let api = tokenQueryItem == nil ? InProcessTransport(api) : InProcessTransport(database)
+      return AppContainer.servingWithLog(api: api, beside: signInHost, tokenHost) {
         $0.authContract = FirebaseStyleAuthContract(
           signInHost: signInHost.baseURL.appendingPathComponent("v1"),
-          tokenHost: tokenHost.baseURL.appendingPathComponent("v1"), apiKey: FirebaseBackendTests.apiKey)
+          tokenHost: tokenHost.baseURL.appendingPathComponent("v1"), apiKey: FirebaseBackendTests.apiKey,
+          tokenQueryItem: tokenQueryItem)
       }
     }
   }
@@ -165,6 +191,33 @@ struct FirebaseBackendTests {
     let text = log.withLock { $0.joined(separator: "\n") }
     #expect(text.contains("accounts:signInWithPassword"), "the login was logged: \(text)")
     for secret in [Self.apiKey, "id-token-", "rt-1", "rt-2", "correct horse"] {
+      #expect(!text.contains(secret), "\(secret) reached the log")
+    }
+  }
+
+  @Test(
+    "the Realtime Database gets the ID token as auth in the query, after the endpoint's own items, and a renewed one after a 401"
+  )
+  func tokenInTheQuery() async throws {
+    let backend = Backend()
+    let (container, log) = backend.app(tokenQueryItem: "auth")
+    _ = try await container.session.logIn(username: "ada@example.com", password: "correct horse")
+    let todos = Endpoint<[String: [String: String]]>(
+      path: ["todos.json"], query: [URLQueryItem(name: "orderBy", value: "\"$key\"")],
+      requiresAuthentication: true)
+
+    let read = try await container.authenticatedClient.send(todos)
+
+    #expect(read == ["-Nx1": ["title": "a"]])
+    #expect(
+      backend.database.queries.withLock { $0 } == [
+        #"orderBy="$key"&auth=id-token-1"#, #"orderBy="$key"&auth=id-token-2"#,
+      ])
+    #expect(backend.database.presented.withLock { $0 } == [nil, nil], "no header carried the token")
+    #expect(backend.renewal.lines.withLock { $0 }.count == 1, "one renewal")
+    let text = log.withLock { $0.joined(separator: "\n") }
+    #expect(text.contains("todos.json?orderBy="), "the request was logged: \(text)")
+    for secret in ["id-token-", "rt-1", "rt-2", "correct horse"] {
       #expect(!text.contains(secret), "\(secret) reached the log")
     }
   }

@@ -46,6 +46,11 @@ public protocol AuthContract: Sendable {
   /// The scheme written before the access token in ``tokenHeader``: `Bearer` unless the backend
   /// says otherwise (`Token`, `JWT`), or `nil` for a bare token.
   var tokenScheme: String? { get }
+
+  /// The query item an authenticated request carries the access token in instead of a header
+  /// (`auth`, as Firebase's Realtime Database takes an ID token); `nil`, the default, for
+  /// ``tokenHeader``.
+  var tokenQueryItem: String? { get }
 }
 
 extension AuthContract {
@@ -66,4 +71,7 @@ extension AuthContract {
 
   /// `Bearer`.
   public var tokenScheme: String? { "Bearer" }
+
+  /// None: the token goes in ``tokenHeader``.
+  public var tokenQueryItem: String? { nil }
 }

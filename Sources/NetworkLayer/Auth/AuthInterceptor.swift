@@ -9,7 +9,7 @@ import LayeredSupport
 /// everyone.
 ///
 /// The token goes under the backend's header and scheme (`Authorization: Bearer …` unless told
-/// otherwise), only on endpoints that require authentication, and only to the base URL's origin.
+/// otherwise) or in its query item, only on endpoints that require authentication, and only to the base URL's origin.
 /// A token known to be expired (within `leeway`) is refreshed before sending; a 401 for a
 /// request sent with an outdated token is retried at once with the current one;
 /// otherwise one refresh runs however many requests got a 401, and all of them are retried, once.
@@ -48,6 +48,8 @@ public actor AuthInterceptor: RequestInterceptor {
   private let header: String
   /// What comes before the token in the header's value: the scheme and a space, or nothing.
   private let prefix: String
+  /// The query item that carries the token instead of ``header``, if the backend wants one.
+  private let queryItem: String?
   private let rejectedRefreshStatuses: Set<Int>
   private let leeway: TimeInterval
   private let maximumRefreshes: Int
@@ -68,7 +70,9 @@ public actor AuthInterceptor: RequestInterceptor {
   /// send through this interceptor). The access token is sent as the value of `header`, after
   /// `scheme` and a space when there is a scheme (`Token`, `JWT`; `nil` for a bare token in
   /// `X-Auth-Token`, say); `header` is from then on a credential header for every client in the
-  /// process (see `Redactor.addCredentialHeaders(_:)`). A refresh that fails with a status in
+  /// process (see `Redactor.addCredentialHeaders(_:)`). With a `queryItem` the token goes in that
+  /// query item instead, after the endpoint's own (`auth`, as Firebase's Realtime Database takes
+  /// an ID token), and that name is from then on a credential name. A refresh that fails with a status in
   /// `rejectedRefreshStatuses` (or with ``NetworkError/unauthorized``) rejected the refresh token
   /// and ends the session; any other failure keeps it. A token expiring within `leeway` counts as
   /// expired; `refreshDeadline` bounds one refresh; `monitors` hear the refresh events.
@@ -77,6 +81,7 @@ public actor AuthInterceptor: RequestInterceptor {
     refresher: any TokenRefresher,
     header: String = "Authorization",
     scheme: String? = "Bearer",
+    queryItem: String? = nil,
     rejectedRefreshStatuses: Set<Int> = defaultRejectedRefreshStatuses,
     leeway: Duration = .seconds(10),
     maximumRefreshes: Int = 3,
@@ -89,6 +94,8 @@ public actor AuthInterceptor: RequestInterceptor {
     self.refresher = refresher
     self.header = header
     self.prefix = scheme.flatMap { $0.isEmpty ? nil : "\($0) " } ?? ""
+    self.queryItem = queryItem
+    if let queryItem { Redactor.addCredentialNames([queryItem]) }
     self.rejectedRefreshStatuses = rejectedRefreshStatuses
     Redactor.addCredentialHeaders([header])
     self.leeway = leeway.timeInterval
@@ -116,11 +123,11 @@ public actor AuthInterceptor: RequestInterceptor {
     // Whatever the endpoint set is replaced: an authenticated request carries the session's
     // token, and never to a foreign origin.
     guard Origin(context.baseURL).contains(request.url) else {
-      request.setCanonicalHeaderField(header, to: nil)
+      present(nil, on: &request)
       return request
     }
     let tokens = try await tokensForSending()
-    request.setCanonicalHeaderField(header, to: prefix + tokens.accessToken)
+    present(tokens.accessToken, on: &request)
     return request
   }
 
@@ -250,8 +257,18 @@ public actor AuthInterceptor: RequestInterceptor {
     for monitor in monitors { monitor.record(event) }
   }
 
+  /// Puts `token` where the backend reads it, replacing whatever was there, or removes it.
+  private nonisolated func present(_ token: String?, on request: inout URLRequest) {
+    if let queryItem {
+      request.url = request.url?.settingQueryItem(queryItem, to: token)
+    } else {
+      request.setCanonicalHeaderField(header, to: token.map { prefix + $0 })
+    }
+  }
+
   /// The access token `request` was sent with, read back from where ``adapt(_:context:)`` put it.
   private nonisolated func accessToken(in request: URLRequest) -> String? {
+    if let queryItem { return request.url?.queryValue(named: queryItem) }
     guard let value = request.value(forHTTPHeaderField: header), value.hasPrefix(prefix) else { return nil }
     return String(value.dropFirst(prefix.count))
   }
