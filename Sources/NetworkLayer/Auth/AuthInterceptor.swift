@@ -9,10 +9,11 @@ import LayeredSupport
 /// everyone.
 ///
 /// The token goes under the backend's header and scheme (`Authorization: Bearer …` unless told
-/// otherwise) or in its query item, only on endpoints that require authentication, and only to the base URL's origin.
-/// A token known to be expired (within `leeway`) is refreshed before sending; a 401 for a
-/// request sent with an outdated token is retried at once with the current one;
-/// otherwise one refresh runs however many requests got a 401, and all of them are retried, once.
+/// otherwise) or in its query item, only on endpoints that require authentication, and only to
+/// the base URL's origin. A token known to be expired (within `leeway`) is refreshed before
+/// sending; a 401 for a request sent with an outdated token is retried at once with the current
+/// one; otherwise one refresh runs however many requests got a 401, and all of them are retried,
+/// once.
 /// Only a rejected refresh token (a refresh answered with a status the backend rejects refresh
 /// tokens with: 400, 401 or 403 unless told otherwise), or more than `maximumRefreshes` refreshes
 /// within `refreshWindow`, ends the session: the tokens are cleared, every waiter fails with one
@@ -72,9 +73,9 @@ public actor AuthInterceptor: RequestInterceptor {
   /// `X-Auth-Token`, say); `header` is from then on a credential header for every client in the
   /// process (see `Redactor.addCredentialHeaders(_:)`). With a `queryItem` the token goes in that
   /// query item instead, after the endpoint's own (`auth`, as Firebase's Realtime Database takes
-  /// an ID token), and that name is from then on a credential name. A refresh that fails with a status in
-  /// `rejectedRefreshStatuses` (or with ``NetworkError/unauthorized``) rejected the refresh token
-  /// and ends the session; any other failure keeps it. A token expiring within `leeway` counts as
+  /// an ID token), and that name is from then on a credential name. A refresh that fails with a
+  /// status in `rejectedRefreshStatuses` (or with ``NetworkError/unauthorized``) rejected the
+  /// refresh token and ends the session; any other failure keeps it. A token expiring within `leeway` counts as
   /// expired; `refreshDeadline` bounds one refresh; `monitors` hear the refresh events.
   public init(
     store: any TokenStore,
