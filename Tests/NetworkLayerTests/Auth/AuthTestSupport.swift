@@ -2,6 +2,7 @@ import Foundation
 import LayeredSupport
 import LayeredTestSupport
 import NetworkLayer
+import SampleBackend
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -46,6 +47,31 @@ struct StaticRefresher: TokenRefresher {
     calls.withLock { $0 += 1 }
     return fresh
   }
+}
+
+/// A session whose stored token, `at-old`, the server no longer takes: a client over
+/// `transport` whose auth interceptor renews it to `at-new` through a refresher that counts its
+/// calls, and the client's verbose console log.
+struct StaleSession {
+  let refresher = StaticRefresher(
+    fresh: AuthTokens(accessToken: "at-new", refreshToken: "rt-new", expiresAt: nil))
+  let lines = Locked<[String]>([])
+
+  /// A client whose one interceptor is `interceptor(store, refresher)` over the stale tokens.
+  func client(
+    on transport: InProcessTransport,
+    _ interceptor: (InMemoryTokenStore, StaticRefresher) -> AuthInterceptor
+  ) -> URLSessionHTTPClient {
+    let stale = AuthTokens(accessToken: "at-old", refreshToken: "rt-old", expiresAt: nil)
+    let lines = self.lines
+    let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
+    return URLSessionHTTPClient(
+      baseURL: transport.baseURL, transport: transport,
+      interceptors: [interceptor(InMemoryTokenStore(stale), refresher)], monitors: [monitor])
+  }
+
+  /// The console log so far, one text.
+  var log: String { lines.withLock { $0.joined(separator: "\n") } }
 }
 
 struct TokenPair: Decodable, Sendable {

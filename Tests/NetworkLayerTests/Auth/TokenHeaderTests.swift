@@ -57,17 +57,11 @@ struct TokenHeaderTests {
     arguments: TokenPresentation.examples)
   func presentedTheBackendsWay(presentation: TokenPresentation) async throws {
     let server = Server(presentation)
-    let refresher = StaticRefresher(
-      fresh: AuthTokens(accessToken: "at-new", refreshToken: "rt-new", expiresAt: nil))
-    let lines = Locked<[String]>([])
-    let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
-    let stale = AuthTokens(accessToken: "at-old", refreshToken: "rt-old", expiresAt: nil)
-    let interceptor = AuthInterceptor(
-      store: InMemoryTokenStore(stale), refresher: refresher, header: presentation.header,
-      scheme: presentation.scheme)
-    let client = URLSessionHTTPClient(
-      baseURL: server.transport.baseURL, transport: server.transport, interceptors: [interceptor],
-      monitors: [monitor])
+    let session = StaleSession()
+    let client = session.client(on: server.transport) { store, refresher in
+      AuthInterceptor(
+        store: store, refresher: refresher, header: presentation.header, scheme: presentation.scheme)
+    }
 
     let todo = try await client.send(Endpoint<TestTodo>(path: ["todos", "1"], requiresAuthentication: true))
 
@@ -79,8 +73,8 @@ struct TokenHeaderTests {
     }
     // The stale token was read back from the backend's header: without it, the 401 would have
     // been retried with the same token and no refresh.
-    #expect(refresher.calls.withLock { $0 } == 1)
-    let log = lines.withLock { $0.joined(separator: "\n") }
+    #expect(session.refresher.calls.withLock { $0 } == 1)
+    let log = session.log
     #expect(log.contains(presentation.header), "the verbose log lists the header")
     for secret in ["at-old", "at-new"] {
       #expect(!log.contains(secret), "a token leaked into the log:\n\(log)")

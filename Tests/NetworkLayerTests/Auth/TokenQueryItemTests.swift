@@ -41,16 +41,10 @@ struct TokenQueryItemTests {
   )
   func presentedInTheQuery() async throws {
     let server = Server()
-    let refresher = StaticRefresher(
-      fresh: AuthTokens(accessToken: "at-new", refreshToken: "rt-new", expiresAt: nil))
-    let lines = Locked<[String]>([])
-    let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
-    let stale = AuthTokens(accessToken: "at-old", refreshToken: "rt-old", expiresAt: nil)
-    let interceptor = AuthInterceptor(
-      store: InMemoryTokenStore(stale), refresher: refresher, queryItem: "auth")
-    let client = URLSessionHTTPClient(
-      baseURL: server.transport.baseURL, transport: server.transport, interceptors: [interceptor],
-      monitors: [monitor])
+    let session = StaleSession()
+    let client = session.client(on: server.transport) { store, refresher in
+      AuthInterceptor(store: store, refresher: refresher, queryItem: "auth")
+    }
     let query = [
       URLQueryItem(name: "orderBy", value: "\"$key\""), URLQueryItem(name: "auth", value: "forged"),
     ]
@@ -64,8 +58,8 @@ struct TokenQueryItemTests {
     #expect(seen.allSatisfy { $0.authorization == nil }, "no token in a header beside the query's")
     // The stale token was read back from the query: without it, the 401 would have been retried
     // with the same token and no refresh.
-    #expect(refresher.calls.withLock { $0 } == 1)
-    let log = lines.withLock { $0.joined(separator: "\n") }
+    #expect(session.refresher.calls.withLock { $0 } == 1)
+    let log = session.log
     #expect(log.contains("auth="), "the verbose log shows the item, its value redacted:\n\(log)")
     for secret in ["at-old", "at-new"] {
       #expect(!log.contains(secret), "a token leaked into the log:\n\(log)")
