@@ -737,12 +737,28 @@ class SampleAPI:
 
     # -- scaffolded collections ---------------------------------------------------
 
-    def collection_routes(self, name: str, singular: str, operations: str) -> List[Route]:
+    def collection_routes(self, name: str, singular: str, operations: str,
+                          id_prefix: Optional[str] = None) -> List[Route]:
         """The routes of a collection of titled records at /<name>, as the Swift
         twin's `SampleCollection`: three seed records ("<singular> 1" to 3, ids
         1 to 3) restored by a reset; `operations` names some of list, detail,
-        create, update, delete. Routes come in the contract's order."""
+        create, update, delete. Routes come in the contract's order. With an
+        `id_prefix` the ids are strings, the number after the prefix
+        ("api-key-3")."""
         wanted = set(operations.split())
+
+        def sent(record: dict) -> dict:
+            if id_prefix is None:
+                return dict(record)
+            return {"id": f"{id_prefix}-{record['id']}", "title": record["title"]}
+
+        def record_id(params: Dict[str, str]) -> int:
+            if id_prefix is None:
+                return self._todo_id(params)
+            text = params.get("id", "")
+            if not text.startswith(id_prefix + "-"):
+                raise HTTPError(404, "not found")
+            return self._todo_id({"id": text[len(id_prefix) + 1:]})
 
         def storage() -> dict:
             # Callers hold the lock.
@@ -757,7 +773,7 @@ class SampleAPI:
             needle, search_filter = title_search(request)
             with self.lock:
                 records = storage()["records"]
-                listed = [dict(records[i]) for i in sorted(records)
+                listed = [sent(records[i]) for i in sorted(records)
                           if needle is None or needle in records[i]["title"].lower()]
             return page_response(request, listed, f"/{name}?{search_filter}") or json_response(200, listed)
 
@@ -768,31 +784,31 @@ class SampleAPI:
                 record = {"id": store["next_id"], "title": title}
                 store["records"][record["id"]] = record
                 store["next_id"] += 1
-                return json_response(201, record)
+                return json_response(201, sent(record))
 
         def get_record(request: Request, **params: str) -> Response:
-            record_id = self._todo_id(params)
+            number = record_id(params)
             with self.lock:
-                record = storage()["records"].get(record_id)
+                record = storage()["records"].get(number)
                 if record is None:
                     raise HTTPError(404, "not found")
-                return json_response(200, record)
+                return json_response(200, sent(record))
 
         def update_record(request: Request, **params: str) -> Response:
-            record_id = self._todo_id(params)
+            number = record_id(params)
             with self.lock:
-                record = storage()["records"].get(record_id)
+                record = storage()["records"].get(number)
                 if record is None:
                     raise HTTPError(404, "not found")
                 title = get_title(parse_json_object(request.body), required=False)
                 if title is not None:
                     record["title"] = title
-                return json_response(200, record)
+                return json_response(200, sent(record))
 
         def delete_record(request: Request, **params: str) -> Response:
-            record_id = self._todo_id(params)
+            number = record_id(params)
             with self.lock:
-                if storage()["records"].pop(record_id, None) is None:
+                if storage()["records"].pop(number, None) is None:
                     raise HTTPError(404, "not found")
             return Response(204)
 

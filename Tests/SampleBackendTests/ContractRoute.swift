@@ -12,6 +12,9 @@ struct ContractRoute: Sendable, Hashable, CustomStringConvertible {
   let validBody: String?
   /// The status of the happy path.
   let successStatus: Int
+  /// What the collection's string ids start with, before `-` and the number (`api-key-1`), or
+  /// `nil` for ids that are numbers.
+  var idPrefix: String? = nil
 
   var description: String { "\(method) \(path)" }
   var hasID: Bool { path.contains("{id}") }

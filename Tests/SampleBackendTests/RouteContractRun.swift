@@ -34,7 +34,8 @@ struct RouteContractRun {
         case .expired: headers["Authorization"] = "Bearer \(expired)"
         case .valid: headers["Authorization"] = "Bearer \(valid)"
         }
-        let path = route.path.replacingOccurrences(of: "{id}", with: routeCase.id)
+        let id = route.idPrefix.map { "\($0)-\(routeCase.id)" } ?? routeCase.id
+        let path = route.path.replacingOccurrences(of: "{id}", with: id)
         let body = try await body(for: route, routeCase)
         let response = try await connection.raw(
           route.method, path, body: body.map { Data($0.utf8) }, headers: headers)

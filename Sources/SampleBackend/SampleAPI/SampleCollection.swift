@@ -3,7 +3,9 @@
 /// same collection (its `collection_routes`), so the contract tests hold the two together.
 ///
 /// Each collection starts from three seed records (`"<Singular> 1"` to `"<Singular> 3"`, ids 1 to
-/// 3) and `POST /_control/reset` brings them back. Titles are validated like todo titles, an
+/// 3) and `POST /_control/reset` brings them back. With an `idPrefix` the ids are strings, the
+/// number after the prefix (`"api-key-3"`), as a backend that names records with strings sends
+/// them. Titles are validated like todo titles, an
 /// unknown or non-numeric id is a 404 (after the bearer check), and an update reports an unknown id
 /// before a bad body, as the todo routes do.
 struct SampleCollection: Sendable {
@@ -22,10 +24,23 @@ struct SampleCollection: Sendable {
     static let delete = Operations(rawValue: 1 << 4)
   }
 
-  /// One record as stored and sent.
-  struct Record: Codable, Sendable, Hashable {
+  /// One record as stored, and sent with its id as a number or, after an `idPrefix`, a string.
+  struct Record: Encodable, Sendable, Hashable {
     var id: Int
     var title: String
+    var idPrefix: String?
+
+    private enum CodingKeys: String, CodingKey { case id, title }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      if let idPrefix {
+        try container.encode("\(idPrefix)-\(id)", forKey: .id)
+      } else {
+        try container.encode(id, forKey: .id)
+      }
+      try container.encode(title, forKey: .title)
+    }
   }
 
   /// The records of one collection, seeded on first use after a reset.
@@ -33,8 +48,8 @@ struct SampleCollection: Sendable {
     var records: [Int: Record]
     var nextID: Int
 
-    init(singular: String) {
-      let seed = (1...3).map { Record(id: $0, title: "\(singular) \($0)") }
+    init(singular: String, idPrefix: String?) {
+      let seed = (1...3).map { Record(id: $0, title: "\(singular) \($0)", idPrefix: idPrefix) }
       records = Dictionary(uniqueKeysWithValues: seed.map { ($0.id, $0) })
       nextID = seed.count + 1
     }
@@ -45,6 +60,17 @@ struct SampleCollection: Sendable {
   /// The seed titles' prefix, e.g. `Widget`.
   let singular: String
   let operations: Operations
+  /// What a string id starts with, before `-` and the number; `nil` for ids that are numbers.
+  var idPrefix: String? = nil
+
+  /// The number of the record `request` names in its `{id}`, or `nil` when it names none.
+  func number(in request: SampleRouteRequest) -> Int? {
+    guard let idPrefix else { return request.id() }
+    guard let text = request.parameters["id"], text.hasPrefix(idPrefix + "-") else { return nil }
+    let number = SampleRouteRequest(
+      request: request.request, parameters: ["id": String(text.dropFirst(idPrefix.count + 1))])
+    return number.id()
+  }
 }
 
 extension SampleAPI {
@@ -73,7 +99,8 @@ extension SampleAPI {
             return .error(error.status, error.message)
           }
           let record = self.withRecords(of: collection) { storage in
-            let record = SampleCollection.Record(id: storage.nextID, title: title)
+            let record = SampleCollection.Record(
+              id: storage.nextID, title: title, idPrefix: collection.idPrefix)
             storage.nextID += 1
             storage.records[record.id] = record
             return record
@@ -84,7 +111,8 @@ extension SampleAPI {
     if collection.operations.contains(.detail) {
       routes.append(
         SampleRoute("GET", item, authenticated: true) { request in
-          guard let id = request.id(), let record = self.withRecords(of: collection, { $0.records[id] })
+          guard let id = collection.number(in: request),
+            let record = self.withRecords(of: collection, { $0.records[id] })
           else {
             return .error(404, "not found")
           }
@@ -94,7 +122,8 @@ extension SampleAPI {
     if collection.operations.contains(.update) {
       routes.append(
         SampleRoute("PATCH", item, authenticated: true) { request in
-          guard let id = request.id(), var record = self.withRecords(of: collection, { $0.records[id] })
+          guard let id = collection.number(in: request),
+            var record = self.withRecords(of: collection, { $0.records[id] })
           else {
             return .error(404, "not found")
           }
@@ -110,7 +139,7 @@ extension SampleAPI {
     if collection.operations.contains(.delete) {
       routes.append(
         SampleRoute("DELETE", item, authenticated: true) { request in
-          guard let id = request.id(),
+          guard let id = collection.number(in: request),
             self.withRecords(of: collection, { $0.records.removeValue(forKey: id) }) != nil
           else { return .error(404, "not found") }
           return InProcessResponse(status: 204)
@@ -125,7 +154,8 @@ extension SampleAPI {
   ) -> Result {
     state.withLock { state in
       var storage =
-        state.collections[collection.name] ?? SampleCollection.Storage(singular: collection.singular)
+        state.collections[collection.name]
+        ?? SampleCollection.Storage(singular: collection.singular, idPrefix: collection.idPrefix)
       defer { state.collections[collection.name] = storage }
       return body(&storage)
     }
