@@ -141,6 +141,27 @@ struct RedirectHeaderTests {
     }
   }
 
+  @Test(
+    "a 305 or 306 is no redirect: its response is the answer, and neither origin is sent the request again",
+    arguments: [305, 306]
+  )
+  func obsoleteStatusesAreAnswers(status: Int) async throws {
+    try await Self.withTwoOrigins { origins in
+      let away = await origins.client.outcome(Self.redirect(status: status, to: origins.elsewhere.baseURL))
+      let home = await origins.client.outcome(Self.redirect(status: status, to: origins.api.baseURL))
+
+      for outcome in [away, home] {
+        guard case .failure(.badStatus(status, _)) = outcome else {
+          Issue.record("a \(status) was answered \(outcome)")
+          return
+        }
+      }
+      #expect(try await origins.elsewhere.probeLog().received.isEmpty, "a POST reached another origin")
+      let paths = try await origins.api.probeLog().received.map(\.path)
+      #expect(paths == ["/_probe/redirect", "/_probe/redirect"], "the API got each POST once")
+    }
+  }
+
   @Test("the session's cookie jar adds its cookies only when the client is configured to")
   func cookieJarIsOptIn() async throws {
     try await LoopbackSampleAPI.with { api in

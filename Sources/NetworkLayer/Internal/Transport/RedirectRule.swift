@@ -6,6 +6,10 @@ import Foundation
 
 /// Where a redirect goes, and what the redirected request may carry.
 ///
+/// - Only the statuses the Fetch standard calls redirects are followed: 301, 302, 303, 307 and
+///   308. swift-corelibs-foundation also follows a 305 (deprecated) and a 306 (unused), sending
+///   the request again without its body, to any origin; their response is the answer here, as
+///   in a browser.
 /// - The target is the URL the response's `Location` names, resolved against the URL it
 ///   answered as RFC 3986 says. swift-corelibs-foundation builds its own target from pieces of
 ///   the two: it drops the current path for a `Location` of only a query (`?page=2` went to
@@ -39,6 +43,9 @@ enum RedirectRule {
     "Content-Type", "Content-Encoding", "Content-Language", "Content-Location",
   ]
 
+  /// The statuses that redirect.
+  private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
   /// Whether a redirect with `status` repeats the request with its method and body.
   static func repeatsRequest(_ status: Int) -> Bool {
     status == 307 || status == 308
@@ -46,7 +53,8 @@ enum RedirectRule {
 
   /// The request to send for a redirect answered by `response`, given the request first sent
   /// and the one Foundation proposes; `nil` when the redirect response itself is the answer: its
-  /// `Location` names no URL, or it would repeat a body holding credentials to another origin.
+  /// status is no redirect, its `Location` names no URL, or it would repeat a body holding
+  /// credentials to another origin.
   ///
   /// - Throws: ``NetworkError/transport(code:)`` with `URLError.unsupportedURL` for a target
   ///   that is not an `http` or `https` URL with a host.
@@ -55,7 +63,9 @@ enum RedirectRule {
     from original: URLRequest,
     proposed: URLRequest
   ) throws(NetworkError) -> URLRequest? {
-    guard let target = Self.target(of: response) else { return nil }
+    guard redirectStatuses.contains(response.statusCode), let target = Self.target(of: response) else {
+      return nil
+    }
     guard Origin(target).isHTTP else { throw .transport(code: URLError.unsupportedURL.rawValue) }
     let repeatsRequest = Self.repeatsRequest(response.statusCode)
     let staysHome = original.url.map(Origin.init) == Origin(target)
