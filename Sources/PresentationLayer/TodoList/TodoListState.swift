@@ -39,21 +39,21 @@ public struct TodoListState: Sendable, Hashable {
 }
 
 extension TodoListState: CustomStringConvertible {
-  /// A one-line summary for logs and test failures: the phase, counts and flags, not every todo.
+  /// One line for logs and test failures, texts escaped: the phase, counts and flags, not every todo.
   public var description: String {
     let phase: String =
       switch phase {
       case .idle: "idle"
       case .loading: "loading"
       case .loaded: "loaded"
-      case .loadFailed(let message): "loadFailed(\"\(message)\")"
+      case .loadFailed(let message): "loadFailed(\(message.debugDescription))"
       }
     let done = todos.filter(\.isCompleted).count
     var parts = ["\(phase)", "\(todos.count) todos (\(done) done)"]
-    if !newTitle.isEmpty { parts.append("typing \"\(newTitle)\"") }
+    if !newTitle.isEmpty { parts.append("typing \(newTitle.debugDescription)") }
     if !titleErrors.isEmpty { parts.append("title errors \(titleErrors)") }
     if isCreating { parts.append("creating") }
-    if let message { parts.append("message \"\(message)\"") }
+    if let message { parts.append("message \(message.debugDescription)") }
     let toggling = togglesInFlight.values.reduce(0, +)
     if toggling > 0 { parts.append("\(toggling) toggles in flight") }
     if hasSessionEnded { parts.append("session ended") }

@@ -1,0 +1,54 @@
+import DomainLayer
+import Foundation
+import PresentationLayer
+import Testing
+
+/// States, actions and side effects are printed into logs and test failures. The texts in them
+/// come from the server (a failure's sentence, an article's title) or from the user (a username,
+/// a title being typed): each stays inside its quotes, so none can start a line of its own.
+@Suite("What a screen's state prints stays on one line")
+struct StateDescriptionTests {
+  private static let forging = "Refused.\n2026-11-28 INFO admin signed in"
+  private static let escaped = #""Refused.\n2026-11-28 INFO admin signed in""#
+
+  @Test("the todo list's summary escapes a failure's message, the typed title and the screen's message")
+  func todoList() {
+    var state = TodoListState()
+    state.phase = .loadFailed(message: Self.forging)
+    state.newTitle = Self.forging
+    state.message = Self.forging
+    let text = "\(state)"
+
+    #expect(!text.contains("\n"), "\(text.debugDescription)")
+    #expect(text.contains("loadFailed(\(Self.escaped))"))
+    #expect(text.contains("typing \(Self.escaped)"))
+    #expect(text.contains("message \(Self.escaped)"))
+  }
+
+  @Test("the login form, its actions and its side effects escape the username and the error")
+  func login() {
+    var state = LoginFeature.State()
+    state.username = Self.forging
+    state.errorMessage = Self.forging
+    let texts = [
+      "\(state)", "\(LoginFeature.Action.usernameChanged(Self.forging))",
+      "\(LoginFeature.SideEffect.usernameChanged(Self.forging))",
+      "\(LoginFeature.SideEffect.loginFailed(message: Self.forging, serverMessage: nil))",
+    ]
+
+    for text in texts {
+      #expect(!text.contains("\n"), "\(text.debugDescription)")
+      #expect(text.contains(Self.escaped))
+    }
+  }
+
+  @Test("the article screen escapes the title")
+  func article() throws {
+    var state = ArticleFeature.State()
+    state.article = try Article(id: 1, title: Self.forging, body: "Body.", publishedAt: Date())
+    let text = "\(state)"
+
+    #expect(!text.contains("\n"), "\(text.debugDescription)")
+    #expect(text == "Article(\(Self.escaped))")
+  }
+}
