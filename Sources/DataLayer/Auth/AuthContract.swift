@@ -49,7 +49,7 @@ public protocol AuthContract: Sendable {
 
   /// The query item an authenticated request carries the access token in instead of a header
   /// (`auth`, as Firebase's Realtime Database takes an ID token); `nil`, the default, for
-  /// ``tokenHeader``.
+  /// ``tokenHeader``. A URL reaches the access log of every server and proxy on its way.
   var tokenQueryItem: String? { get }
 }
 
