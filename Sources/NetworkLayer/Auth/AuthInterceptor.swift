@@ -75,8 +75,9 @@ public actor AuthInterceptor: RequestInterceptor {
   /// query item instead, after the endpoint's own (`auth`, as Firebase's Realtime Database takes
   /// an ID token), and that name is from then on a credential name. A refresh that fails with a
   /// status in `rejectedRefreshStatuses` (or with ``NetworkError/unauthorized``) rejected the
-  /// refresh token and ends the session; any other failure keeps it. A token expiring within `leeway` counts as
-  /// expired; `refreshDeadline` bounds one refresh; `monitors` hear the refresh events.
+  /// refresh token and ends the session; any other failure keeps it. A token expiring within
+  /// `leeway` counts as expired; `refreshDeadline` bounds one refresh; `monitors` hear the
+  /// refresh events.
   public init(
     store: any TokenStore,
     refresher: any TokenRefresher,

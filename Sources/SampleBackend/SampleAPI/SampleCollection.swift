@@ -5,9 +5,8 @@
 /// Each collection starts from three seed records (`"<Singular> 1"` to `"<Singular> 3"`, ids 1 to
 /// 3) and `POST /_control/reset` brings them back. With an `idPrefix` the ids are strings, the
 /// number after the prefix (`"api-key-3"`), as a backend that names records with strings sends
-/// them. Titles are validated like todo titles, an
-/// unknown or non-numeric id is a 404 (after the bearer check), and an update reports an unknown id
-/// before a bad body, as the todo routes do.
+/// them. Titles are validated like todo titles, an unknown or non-numeric id is a 404 (after the
+/// bearer check), and an update reports an unknown id before a bad body, as the todo routes do.
 struct SampleCollection: Sendable {
   /// The operations a collection serves.
   struct Operations: OptionSet, Sendable {

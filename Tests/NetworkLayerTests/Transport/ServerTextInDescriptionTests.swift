@@ -97,8 +97,7 @@ struct ServerTextInDescriptionTests {
   }
 
   private static func reply(status: String, type: String, body: String) -> String {
-    "HTTP/1.1 \(status)\r\nContent-Type: \(type)\r\nContent-Length: \(body.utf8.count)\r\n"
-      + "Connection: close\r\n\r\n\(body)"
+    RawReply.closing(status: status, header: "Content-Type: \(type)", body: body)
   }
 
   /// The raw probe as an endpoint of another response type.

@@ -71,6 +71,16 @@ extension SampleBackendConnection {
   }
 }
 
+/// Replies for the raw probe, written out byte for byte.
+enum RawReply {
+  /// An HTTP/1.1 reply with `status`, the `header` line, the body's length and a close, then
+  /// `body`.
+  static func closing(status: String, header: String, body: String = "") -> String {
+    "HTTP/1.1 \(status)\r\n\(header)\r\nContent-Length: \(body.utf8.count)\r\n"
+      + "Connection: close\r\n\r\n\(body)"
+  }
+}
+
 extension Endpoint<Data> {
   /// The raw probe's endpoint: the server answers exactly `reply` (status line and all, as UTF-8)
   /// and then closes the connection.

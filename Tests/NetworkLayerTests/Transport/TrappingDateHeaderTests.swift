@@ -56,9 +56,6 @@ struct TrappingDateHeaderTests {
 
   /// The raw probe's endpoint, answering `status` with `header` and `body`, then closing.
   private static func raw(status: String, header: String, body: String = "") -> Endpoint<Data> {
-    let reply =
-      "HTTP/1.1 \(status)\r\n\(header)\r\nContent-Length: \(body.utf8.count)\r\n"
-      + "Connection: close\r\n\r\n\(body)"
-    return .rawProbe(replying: reply)
+    .rawProbe(replying: RawReply.closing(status: status, header: header, body: body))
   }
 }
