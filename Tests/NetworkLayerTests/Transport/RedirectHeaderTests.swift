@@ -27,16 +27,17 @@ struct RedirectHeaderTests {
   ]
   private static let body = #"{"title":"carried"}"#
 
-  /// A POST of `body` with `headers`, which the server redirects with `status` to the echo of
-  /// `target`.
+  /// A `method` request (a POST unless said) of `body` with `headers`, which the server redirects
+  /// with `status` to the echo of `target`.
   private static func redirect(
     status: Int,
     to target: URL,
+    method: HTTPMethod = .post,
     headers: [String: String] = credentials.merging(["X-Trace": "trace-1"]) { first, _ in first },
     body: String = body
   ) -> Endpoint<Echo> {
     Endpoint<Echo>(
-      method: .post,
+      method: method,
       path: ["_probe", "redirect"],
       query: [
         URLQueryItem(name: "status", value: String(status)),
@@ -99,6 +100,24 @@ struct RedirectHeaderTests {
       #expect(
         home.headers["authorization"] == "Bearer top-secret", "a same-origin redirect keeps credentials")
       #expect(home.headers["x-api-key"] == "key-123")
+    }
+  }
+
+  @Test(
+    "a 301 or 302 after a PUT, PATCH or DELETE repeats it with its body, as after a 307",
+    arguments: [301, 302], [HTTPMethod.put, .patch, .delete]
+  )
+  func movedKeepsBodyOfOtherMethods(status: Int, method: HTTPMethod) async throws {
+    try await Self.withTwoOrigins { origins in
+      _ = try await origins.client.send(
+        Self.redirect(status: status, to: origins.api.baseURL, method: method))
+
+      let arrived = try #require(
+        try await origins.api.probeLog().received.first { $0.path == "/_probe/echo" })
+      #expect(arrived.method == method.rawValue)
+      #expect(arrived.body == Self.body, "Foundation sent the \(method.rawValue) on without its body")
+      #expect(
+        arrived.headers["authorization"] == "Bearer top-secret", "a same-origin redirect keeps credentials")
     }
   }
 

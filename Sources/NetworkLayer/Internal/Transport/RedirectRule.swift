@@ -24,10 +24,12 @@ import Foundation
 ///   token headers) is dropped, so a server cannot bounce a request, and the user's secrets with
 ///   it, to a host of its choosing. Within that origin they stay, even when it is not the API's
 ///   (a login contract's own auth server).
-/// - A 301, 302 or 303 after a `POST` goes on as a `GET`, as Foundation makes it, without the
-///   body and without the headers that described it.
-/// - A 307 or 308 repeats the request as it was: same method, same body. swift-corelibs-foundation
-///   keeps the method but sends an empty body, so the transport sends the repeat itself. One that
+/// - A 301 or 302 after a `POST`, and a 303 after anything but a `GET` or `HEAD`, goes on as a
+///   `GET`, as Foundation makes it, without the body and without the headers that described it.
+/// - A 307 or 308, and a 301 or 302 after a `PUT`, `PATCH` or `DELETE`, repeats the request as it
+///   was: same method, same body, as the Fetch standard says. swift-corelibs-foundation keeps the
+///   method but sends an empty body, which made a `PATCH` to a path a server only moved (Django's
+///   trailing slash) change nothing and succeed; the transport sends the repeat itself. One that
 ///   leaves the origin with a body holding credentials (a login's password, a refresh token:
 ///   the fields ``Redactor`` treats as credentials) is not followed: its response is the answer,
 ///   so a server cannot bounce the user's password to a host of its choosing either.
@@ -46,9 +48,14 @@ enum RedirectRule {
   /// The statuses that redirect.
   private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
-  /// Whether a redirect with `status` repeats the request with its method and body.
-  static func repeatsRequest(_ status: Int) -> Bool {
-    status == 307 || status == 308
+  /// Whether a redirect with `status` repeats a request sent with `method` with its method and
+  /// body, rather than going on as a `GET`.
+  static func repeatsRequest(_ status: Int, method: String?) -> Bool {
+    switch status {
+    case 307, 308: true
+    case 301, 302: !["GET", "HEAD", "POST"].contains(method ?? "GET")
+    default: false
+    }
   }
 
   /// The request to send for a redirect answered by `response`, given the request first sent
@@ -67,7 +74,7 @@ enum RedirectRule {
       return nil
     }
     guard Origin(target).isHTTP else { throw .transport(code: URLError.unsupportedURL.rawValue) }
-    let repeatsRequest = Self.repeatsRequest(response.statusCode)
+    let repeatsRequest = Self.repeatsRequest(response.statusCode, method: original.httpMethod)
     let staysHome = original.url.map(Origin.init) == Origin(target)
     if !staysHome, repeatsRequest, !RequestSecrets.credentialValues(inBodyOf: original).isEmpty {
       return nil

@@ -19,9 +19,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   enum Outcome: Sendable {
     /// The final response and its whole body.
     case response(Data, HTTPURLResponse)
-    /// A 307 or 308 whose repeat the transport sends itself, as a new task: Foundation would
-    /// follow it with the right method but an empty body. `followed` counts every redirect of
-    /// the attempt so far, this one included.
+    /// A redirect that repeats the request (see `RedirectRule`), which the transport sends
+    /// itself, as a new task: Foundation would follow it with the right method but an empty
+    /// body. `followed` counts every redirect of the attempt so far, this one included.
     case redirect(URLRequest, followed: Int)
     case failure(NetworkError)
   }
@@ -244,8 +244,8 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   ) {
     let next: URLRequest?
     do throws(NetworkError) {
-      // Counted here for every status: Foundation follows a 301, 302 or 303 within the task,
-      // up to a limit of its own, where the transport sends a 307 or 308 as a new task.
+      // Counted here for every status: Foundation follows a redirect that goes on as a GET
+      // within the task, up to a limit of its own; the transport sends a repeat as a new task.
       let followed = state.withLock { state in
         state.followed += 1
         return state.followed
@@ -264,7 +264,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       completionHandler(nil)
       return
     }
-    let repeatsRequest = RedirectRule.repeatsRequest(response.statusCode)
+    let repeatsRequest = RedirectRule.repeatsRequest(response.statusCode, method: originalRequest.httpMethod)
     state.withLock { state in
       // What was read for the redirect's own response does not carry over to the next one.
       state.response = nil

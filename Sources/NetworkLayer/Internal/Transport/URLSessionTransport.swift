@@ -25,8 +25,9 @@ import LayeredSupport
 ///   such a 401 never completes (issue 5456), so the auth interceptor would never see it;
 /// - a redirect goes to the URL its `Location` names, resolved as RFC 3986 says, and only to an
 ///   http(s) URL; it carries no credential header once it leaves the request's origin, a 307 or
-///   308 keeps the method and the body (but is not followed to another origin with a body that
-///   holds credentials), and an attempt follows at most 20 (see `RedirectRule`);
+///   308, or a 301 or 302 after a `PUT`, `PATCH` or `DELETE`, keeps the method and the body (but
+///   is not followed to another origin with a body that holds credentials), and an attempt
+///   follows at most 20 (see `RedirectRule`);
 /// - the end of the call (its deadline, or its caller's cancellation, through its `CallScope`)
 ///   ends the transfer at once with that reason, without waiting for Foundation to confirm. The
 ///   data task is cancelled on a queue of `URLSessionCallQueues`: cancelling it on the calling
