@@ -75,4 +75,26 @@ struct CollectionEndpointsTests {
         "POST /v2/widgets Bearer",
       ])
   }
+
+  @Test("a collection whose routes end with a slash sends every path with one, the item's too")
+  func trailingSlash() async throws {
+    let server = Server()
+    let widgets = CollectionEndpoints<Widget>(path: ["api", "widgets"], endsWithSlash: true)
+    let client = server.client
+
+    _ = try await client.send(widgets.list)
+    _ = try await client.send(widgets.item(id: 7))
+    _ = try await client.send(widgets.create(["name": "y"]))
+    _ = try await client.send(widgets.update(id: 7, ["name": "z"]))
+    _ = try await client.send(widgets.delete(id: 7))
+
+    #expect(
+      server.lines.withLock { $0 } == [
+        "GET /api/widgets/ Bearer",
+        "GET /api/widgets/7/ Bearer",
+        "POST /api/widgets/ Bearer",
+        "PATCH /api/widgets/7/ Bearer",
+        "DELETE /api/widgets/7/ Bearer",
+      ])
+  }
 }

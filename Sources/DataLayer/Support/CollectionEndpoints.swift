@@ -12,25 +12,28 @@ public import NetworkLayer
 public struct CollectionEndpoints<Item: Decodable & Sendable>: Sendable {
   /// The collection's path segments, e.g. `["widgets"]`.
   public let path: [String]
+  /// Whether every path ends with `/`, as Django REST framework's routes do (`/widgets/7/`).
+  public let endsWithSlash: Bool
 
-  /// The endpoints of the collection at `path`.
-  public init(path: [String]) {
+  /// The endpoints of the collection at `path`, each ending with `/` if `endsWithSlash`.
+  public init(path: [String], endsWithSlash: Bool = false) {
     self.path = path
+    self.endsWithSlash = endsWithSlash
   }
 
   /// `GET /{name}`: every item.
   public var list: Endpoint<[Item]> {
-    Endpoint(path: path, requiresAuthentication: true)
+    slashed(Endpoint(path: path, requiresAuthentication: true))
   }
 
   /// `GET /{name}/{id}`: one item.
   public func item(id: some LosslessStringConvertible) -> Endpoint<Item> {
-    Endpoint(path: path + [id.description], requiresAuthentication: true)
+    slashed(Endpoint(path: path + [id.description], requiresAuthentication: true))
   }
 
   /// `POST /{name}` with `body`: creates an item. Never retried automatically.
   public func create(_ body: some Encodable & Sendable) -> Endpoint<Item> {
-    Endpoint(method: .post, path: path, body: .json(body), requiresAuthentication: true)
+    slashed(Endpoint(method: .post, path: path, body: .json(body), requiresAuthentication: true))
   }
 
   /// `PATCH /{name}/{id}` with `body`, which must set values (never a delta): safe to retry.
@@ -38,13 +41,18 @@ public struct CollectionEndpoints<Item: Decodable & Sendable>: Sendable {
   public func update(
     id: some LosslessStringConvertible, _ body: some Encodable & Sendable, method: HTTPMethod = .patch
   ) -> Endpoint<Item> {
-    Endpoint(
-      method: method, path: path + [id.description], body: .json(body), requiresAuthentication: true,
-      isIdempotent: true)
+    slashed(
+      Endpoint(
+        method: method, path: path + [id.description], body: .json(body), requiresAuthentication: true,
+        isIdempotent: true))
   }
 
   /// `DELETE /{name}/{id}`: removes an item; the answer has no content.
   public func delete(id: some LosslessStringConvertible) -> Endpoint<NoContent> {
-    Endpoint(method: .delete, path: path + [id.description], requiresAuthentication: true)
+    slashed(Endpoint(method: .delete, path: path + [id.description], requiresAuthentication: true))
+  }
+
+  private func slashed<Response>(_ endpoint: Endpoint<Response>) -> Endpoint<Response> {
+    endsWithSlash ? endpoint.endingWithSlash() : endpoint
   }
 }

@@ -32,8 +32,7 @@ public struct RemoteJWTTodoRepository: TodoRepository {
 
   private let client: any HTTPClient
   private let cache: any TodoCache
-  private static let list = Endpoint<[TodoDTO]>(path: ["api", "todos"], requiresAuthentication: true)
-    .endingWithSlash()
+  private static let todos = CollectionEndpoints<TodoDTO>(path: ["api", "todos"], endsWithSlash: true)
 
   /// Creates the repository on the container's authenticated client.
   public init(client: any HTTPClient, cache: any TodoCache = InMemoryTodoCache()) {
@@ -61,21 +60,17 @@ public struct RemoteJWTTodoRepository: TodoRepository {
 
   /// One page: the first for `nil`, else the one the token names.
   public func todoPage(after token: PageToken?) async throws(DomainError) -> ListPage<Todo> {
-    try await client.page(after: token, first: Self.list.paged(.results()))
+    try await client.page(after: token, first: Self.todos.list.paged(.results()))
   }
 
   /// `POST /api/todos/`; a refused title arrives as `DomainError.rejected` with its field error.
   public func createTodo(title: String) async throws(DomainError) -> Todo {
-    let endpoint = Endpoint<TodoDTO>(
-      method: .post, path: ["api", "todos"], body: .json(NewTodo(title: title)), requiresAuthentication: true)
-    return try await client.sendTranslatingErrors(endpoint.endingWithSlash()).toDomain()
+    try await client.sendTranslatingErrors(Self.todos.create(NewTodo(title: title))).toDomain()
   }
 
   /// `PATCH /api/todos/{id}/`; someone else's todo is `DomainError.forbidden`.
   public func setCompleted(_ isCompleted: Bool, forTodoWithID id: Int) async throws(DomainError) -> Todo {
-    let endpoint = Endpoint<TodoDTO>(
-      method: .patch, path: ["api", "todos", String(id)], body: .json(Completion(completed: isCompleted)),
-      requiresAuthentication: true, isIdempotent: true)
-    return try await client.sendTranslatingErrors(endpoint.endingWithSlash()).toDomain()
+    try await client.sendTranslatingErrors(Self.todos.update(id: id, Completion(completed: isCompleted)))
+      .toDomain()
   }
 }
