@@ -161,6 +161,31 @@ struct RedirectHeaderTests {
   }
 
   @Test(
+    "a 301 or 302 after a PUT holding a password is not followed to another origin, and is within its own",
+    arguments: [301, 302]
+  )
+  func movedCredentialBodyStaysHome(status: Int) async throws {
+    let change = #"{"password":"pw-moved-secret-78"}"#
+    try await Self.withTwoOrigins { origins in
+      let away = await origins.client.outcome(
+        Self.redirect(status: status, to: origins.elsewhere.baseURL, method: .put, headers: [:], body: change)
+      )
+      let home = await origins.client.outcome(
+        Self.redirect(status: status, to: origins.api.baseURL, method: .put, headers: [:], body: change))
+
+      guard case .failure(.badStatus(status, _)) = away else {
+        Issue.record("a password redirected to another origin was answered \(away)")
+        return
+      }
+      #expect(try await origins.elsewhere.probeLog().received.isEmpty, "the password reached another origin")
+      #expect(home == .success(Echo(echo: true)))
+      let repeated = try await origins.api.probeLog().received.last
+      #expect(repeated?.method == "PUT")
+      #expect(repeated?.body == change)
+    }
+  }
+
+  @Test(
     "a 305 or 306 is no redirect: its response is the answer, and neither origin is sent the request again",
     arguments: [305, 306]
   )
