@@ -332,6 +332,36 @@ struct PagedListTests {
       server.lines.withLock { $0 } == ["GET /movies?page=1", "GET /movies?page=2", "GET /movies?page=3"])
   }
 
+  @Test(
+    "offsets ask for each page by how many items came before it, until an empty page, past a server's own cap on the limit"
+  )
+  func offsets() async throws {
+    // FastAPI's tutorial pages a bare array by `skip` and `limit`; this server caps `limit` at 2.
+    let lines = Locked<[String]>([])
+    let transport = InProcessTransport(
+      StubHandler { request in
+        let skip = Int(request.queryValue("skip") ?? "0") ?? 0
+        let limit = min(Int(request.queryValue("limit") ?? "") ?? 2, 2)
+        lines.withLock {
+          $0.append(request.percentEncodedPath + " skip=\(request.queryValue("skip") ?? "-")")
+        }
+        let ids = Array((1...5).dropFirst(skip).prefix(limit))
+        let body = "[" + ids.map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]"
+        return .respond(
+          InProcessResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        )
+      })
+    let client = URLSessionHTTPClient(baseURL: transport.baseURL, transport: transport)
+    let first = Endpoint<[Item]>(path: ["todos"], query: [URLQueryItem(name: "limit", value: "20")]).paged(
+      .offset(parameter: "skip"))
+
+    #expect(try await Self.all(from: first, with: client).map(\.id) == [1, 2, 3, 4, 5])
+    #expect(
+      lines.withLock { $0 } == [
+        "/todos skip=-", "/todos skip=2", "/todos skip=4", "/todos skip=5",
+      ])
+  }
+
   @Test("a Link header's rel=next is followed, absolute or relative to the page")
   func linkHeader() async throws {
     let server = PagingServer { page, items, base in

@@ -42,9 +42,10 @@ public enum NextPage: Sendable, Hashable {
 
 /// How a backend pages a list: how one page's answer gives its items and where the next is.
 ///
-/// Three common shapes are built in: ``results(items:next:)``, a body with the items and the
+/// Four common shapes are built in: ``results(items:next:)``, a body with the items and the
 /// next page's absolute URL (`{"count", "next", "previous", "results"}`);
-/// ``cursor(items:cursor:parameter:)``, a body with the items and an opaque cursor; and
+/// ``cursor(items:cursor:parameter:)``, a body with the items and an opaque cursor;
+/// ``offset(parameter:)``, a bare array asked for by how many items came before it; and
 /// ``linkHeader``, a bare array with an RFC 8288 `Link: <…>; rel="next"` header. Another is
 /// made with ``init(read:)`` from the list endpoint and `Endpoint`'s `decoding(as:decoder:)`
 /// and `map(_:)`. The first two name their fields; a dotted name reads a nested one
@@ -99,6 +100,21 @@ public struct PageShape<Item: Decodable & Sendable>: Sendable {
       return list.decoding(as: PageEnvelope<Item>.self, decoder: decoder).map { page in
         let next = page.marker.map { NextPage.query([URLQueryItem(name: parameter, value: $0)]) }
         return Contents(items: page.items, next: next)
+      }
+    }
+  }
+
+  /// A bare array of items, the next page asked for with the query item `parameter` set to how
+  /// many items came before it (`?skip=20`); the list's own query carries the limit. The list
+  /// ends at the first empty page, so a server that caps the limit below the one asked for still
+  /// gives every item.
+  public static func offset(parameter: String = "offset") -> Self {
+    Self { list in
+      let start = list.query.last { $0.name == parameter }?.value.flatMap { Int($0) } ?? 0
+      return list.map { items in
+        guard !items.isEmpty, start <= Int.max - items.count else { return Contents(items: items, next: nil) }
+        let next = URLQueryItem(name: parameter, value: String(start + items.count))
+        return Contents(items: items, next: .query([next]))
       }
     }
   }
