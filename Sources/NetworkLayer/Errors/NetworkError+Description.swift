@@ -3,7 +3,7 @@ public import Foundation
 extension NetworkError: CustomStringConvertible {
   /// A one-line account of the failure in words, with its status or code; safe to log. Text the
   /// server sent (an excerpt, a sentence, a value that did not decode) has its control characters
-  /// escaped, so it cannot forge a line of its own.
+  /// and direction overrides escaped, so it cannot forge a line of its own or reorder this one.
   public var description: String {
     LogText.printable(account)
   }

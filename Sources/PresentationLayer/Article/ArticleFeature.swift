@@ -85,7 +85,7 @@ public struct ArticleFeature: Feature {
 extension ArticleFeature.State: CustomStringConvertible {
   /// Which article is shown (its title, or the placeholder) and whether a load is under way.
   public var description: String {
-    let shown = article.isPlaceholder ? "placeholder" : article.title.debugDescription
+    let shown = article.isPlaceholder ? "placeholder" : article.title.quoted
     return "Article(\(shown)\(isLoading ? ", loading" : ""))"
   }
 }

@@ -127,8 +127,8 @@ public struct LoginFeature: Feature {
 extension LoginFeature.State: CustomStringConvertible {
   /// Shows how long the password is, never what it is, and texts escaped: states end up in logs.
   public var description: String {
-    let error = errorMessage.map { ", error: \($0.debugDescription)" } ?? ""
-    return "Login(username: \(username.debugDescription), password: \(password.count) characters, "
+    let error = errorMessage.map { ", error: \($0.quoted)" } ?? ""
+    return "Login(username: \(username.quoted), password: \(password.count) characters, "
       + "loggingIn: \(isLoggingIn), buttonEnabled: \(isLoginEnabled)\(error))"
   }
 }
@@ -154,11 +154,11 @@ extension LoginFeature.SideEffect: CustomStringConvertible {
   /// Never prints the password.
   public var description: String {
     switch self {
-    case .usernameChanged(let username): "usernameChanged(\(username.debugDescription))"
+    case .usernameChanged(let username): "usernameChanged(\(username.quoted))"
     case .passwordChanged(let password): "passwordChanged(\(password.count) characters)"
     case .loginStarted: "loginStarted"
     case .loginSucceeded: "loginSucceeded"
-    case .loginFailed(let message, _): "loginFailed(\(message.debugDescription))"
+    case .loginFailed(let message, _): "loginFailed(\(message.quoted))"
     }
   }
 }
@@ -167,7 +167,7 @@ extension LoginFeature.Action: CustomStringConvertible {
   /// Never prints the password.
   public var description: String {
     switch self {
-    case .usernameChanged(let username): "usernameChanged(\(username.debugDescription))"
+    case .usernameChanged(let username): "usernameChanged(\(username.quoted))"
     case .passwordChanged(let password): "passwordChanged(\(password.count) characters)"
     case .logInTapped: "logInTapped"
     }

@@ -46,14 +46,14 @@ extension TodoListState: CustomStringConvertible {
       case .idle: "idle"
       case .loading: "loading"
       case .loaded: "loaded"
-      case .loadFailed(let message): "loadFailed(\(message.debugDescription))"
+      case .loadFailed(let message): "loadFailed(\(message.quoted))"
       }
     let done = todos.filter(\.isCompleted).count
     var parts = ["\(phase)", "\(todos.count) todos (\(done) done)"]
-    if !newTitle.isEmpty { parts.append("typing \(newTitle.debugDescription)") }
+    if !newTitle.isEmpty { parts.append("typing \(newTitle.quoted)") }
     if !titleErrors.isEmpty { parts.append("title errors \(titleErrors)") }
     if isCreating { parts.append("creating") }
-    if let message { parts.append("message \(message.debugDescription)") }
+    if let message { parts.append("message \(message.quoted)") }
     let toggling = togglesInFlight.values.reduce(0, +)
     if toggling > 0 { parts.append("\(toggling) toggles in flight") }
     if hasSessionEnded { parts.append("session ended") }

@@ -90,6 +90,35 @@ struct ServerTextInDescriptionTests {
     }
   }
 
+  @Test(
+    "a server's right-to-left override is written as an escape in the description and the console, so the line reads as sent"
+  )
+  func bidirectionalOverride() async throws {
+    // Shown as sent, "\u{202E}nimda\u{202C}" reads "admin" in a terminal or a log viewer.
+    let body = "no user \u{202E}nimda\u{202C} here\u{2066}"
+    try await LoopbackSampleAPI.with { server in
+      let printed = Locked<[String]>([])
+      let client = URLSessionHTTPClient(
+        baseURL: server.baseURL, session: .loopbackTesting(),
+        monitors: [ConsoleEventMonitor { text in printed.withLock { $0.append(text) } }])
+
+      let result = await client.outcome(
+        .rawProbe(replying: Self.reply(status: "500 Internal Server Error", type: "text/plain", body: body)))
+
+      guard case .failure(let error) = result, case .badStatus(500, let excerpt?) = error else {
+        Issue.record("expected a 500 with an excerpt, got \(result)")
+        return
+      }
+      #expect(excerpt == body, "the excerpt is the server's text")
+      #expect(error.description.contains(#"no user \u{202e}nimda\u{202c} here\u{2066}"#))
+      for text in [error.description] + printed.withLock({ $0 }) {
+        #expect(
+          !text.unicodeScalars.contains { $0.properties.isBidiControl },
+          "\(text.debugDescription) reorders what follows it")
+      }
+    }
+  }
+
   private static func expectOneLine(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let breaking = text.unicodeScalars.filter { $0.properties.generalCategory == .control }
     #expect(

@@ -51,4 +51,25 @@ struct StateDescriptionTests {
     #expect(!text.contains("\n"), "\(text.debugDescription)")
     #expect(text == "Article(\(Self.escaped))")
   }
+
+  @Test(
+    "line breaks Swift leaves in a quoted text (NEL, the line and paragraph separators), C1 controls and bidirectional overrides are escaped too"
+  )
+  func unicodeLineBreaksAndOverrides() throws {
+    let hostile = "a\u{85}b\u{2028}c\u{2029}d\u{9B}2Je\u{202E}nimda\u{202C}"
+    var state = TodoListState()
+    state.phase = .loadFailed(message: hostile)
+    var article = ArticleFeature.State()
+    article.article = try Article(id: 1, title: hostile, body: "Body.", publishedAt: Date())
+    let texts = ["\(state)", "\(LoginFeature.Action.usernameChanged(hostile))", "\(article)"]
+
+    for text in texts {
+      let unsafe = text.unicodeScalars.filter { scalar in
+        [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
+          || scalar.properties.isBidiControl
+      }
+      #expect(unsafe.isEmpty, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+      #expect(text.contains(#""a\u{85}b\u{2028}c\u{2029}d\u{9b}2Je\u{202e}nimda\u{202c}""#))
+    }
+  }
 }

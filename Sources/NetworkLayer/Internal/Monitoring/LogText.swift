@@ -1,3 +1,5 @@
+import LayeredSupport
+
 /// How the console monitor and `NetworkError.description` write values: escaped so that no
 /// value can forge a line of its own, and numbers written the same whatever the locale.
 enum LogText {
@@ -26,23 +28,9 @@ enum LogText {
     return "\(sign)\(whole.magnitude / 10).\(whole.magnitude % 10)"
   }
 
-  /// `text` with control characters escaped, so that it stays on its line.
+  /// `text` escaped so that it stays on its line and reads in the order it was sent (see
+  /// `PrintableText`, which the screens' descriptions share).
   static func printable(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      default:
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator:
-          result += "\\u{\(String(scalar.value, radix: 16))}"
-        default:
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result
+    PrintableText.escaping(text)
   }
 }
