@@ -3,13 +3,13 @@ public import DomainLayer
 /// A list read a page at a time: the first page when the screen first appears, the next one on
 /// "load more", and from the first again on refresh.
 ///
-/// All loads share one lane. A refresh cancels whatever load is under way, a load-more included,
-/// so a page of the old list can never land on the new one. Load-more is a busy button: ignored
-/// while anything loads, and once the last page is in (``State/hasReachedEnd``). A failed first
-/// page keeps what was shown and says so in ``State/phase``; a failed load-more keeps the list
-/// and its place, so the next tap asks for the same page again. An item is shown once: one the
-/// next page repeats (paging by offset moves one onto it when an item is added before it) is
-/// replaced by its newer copy, in its place, and a page that holds one twice shows the first.
+/// All loads share one lane: a refresh cancels any load, so no page of the old list lands on the
+/// new one. Load-more does nothing while anything loads or once ``State/hasReachedEnd``, and queues
+/// rather than drops: a page shows before its load ends, and an endless list asks for more at once.
+/// A failed first page keeps what was shown and says so in ``State/phase``; a failed load-more
+/// keeps the list and its place, so the next tap asks for that page again. An item is shown once:
+/// one a later page repeats (as offset paging does when an item is added before it) replaces its
+/// older copy in place, and a page holding one twice shows the first.
 public struct PagedListFeature<Item: Sendable & Hashable & Identifiable>: Feature {
   /// What the user does on the list.
   public enum Action: Sendable, Hashable {
@@ -100,7 +100,7 @@ public struct PagedListFeature<Item: Sendable & Hashable & Identifiable>: Featur
       }
     case .loadMoreTapped:
       guard state.phase == .loaded, !state.isLoadingMore, let next = state.next else { return .none }
-      return .run(.dropWhileBusy(.pages), immediate: [.moreStarted]) { effects in
+      return .run(.queue(.pages), immediate: [.moreStarted]) { effects in
         await effects.follow(
           loadPage(next),
           onValue: { .apply(.nextPageReceived($0)) },

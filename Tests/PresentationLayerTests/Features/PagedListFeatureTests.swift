@@ -62,6 +62,38 @@ struct PagedListFeatureTests {
     return store
   }
 
+  @Test(
+    "load more tapped as a page shows, while the load that brought it is still ending, loads the next page")
+  func loadMoreAsThePageShows() async {
+    // An endless list asks for more as soon as its last row shows, which can be before the load
+    // that brought the row has ended. Here that load ends only when the test says.
+    let ending = AsyncStream<Void>.makeStream()
+    let pages = Pages()
+    let feature = PagedListFeature<Row> { [pages] token in
+      guard token == nil else { return pages.load(token) }
+      return .outcomes { sink in
+        sink.yield(pages.first)
+        for await _ in ending.stream {}
+      }
+    }
+    let store = TestStore(feature, initialState: .init())
+    store.send(.appeared) { $0.phase = .loading }
+    await store.receive {
+      $0.items = [1, 2]
+      $0.next = pages.second
+      $0.phase = .loaded
+    }
+    store.send(.loadMoreTapped) { $0.isLoadingMore = true }
+    ending.continuation.finish()
+    await store.receive {
+      $0.items = [1, 2, 3, 4]
+      $0.next = pages.third
+      $0.isLoadingMore = false
+    }
+    await store.finish()
+    #expect(pages.requested.withLock { $0 } == [pages.second])
+  }
+
   @Test("appearing loads the first page; load more appends each next page until the end, then does nothing")
   func pagesUntilTheEnd() async {
     let pages = Pages()
