@@ -45,10 +45,10 @@ public struct InFlightPolicy<Lane: Hashable & Sendable>: Sendable, Hashable {
 
   /// Ignores this work while `lane` has live work; runs at once otherwise.
   ///
-  /// The check happens on the main actor while the action is sent, so however quickly actions
-  /// arrive, two of them never both start. The dropped action's immediate effects are still
-  /// applied: plans that must not show them while busy should return ``ActionPlan/none`` from the
-  /// state instead. Suits a login button: a double tap signs in once.
+  /// Checked on the main actor as the action is sent, so two never both start. A dropped action's
+  /// immediate effects still apply, and a guard on the state misses one moment: work stays live
+  /// just after its last effect shows, when an action applies its effects and runs nothing
+  /// (``queue(_:)`` waits that out). Suits a login button: a double tap signs in once.
   public static func dropWhileBusy(_ lane: Lane) -> Self {
     Self(lane: lane, mode: .dropWhileBusy)
   }
