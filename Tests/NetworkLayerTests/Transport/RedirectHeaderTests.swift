@@ -141,23 +141,8 @@ struct RedirectHeaderTests {
     arguments: [307, 308]
   )
   func credentialBodyStaysHome(status: Int) async throws {
-    let login = #"{"username":"demo","password":"pw-redirect-secret-77"}"#
-    try await Self.withTwoOrigins { origins in
-      let away = await origins.client.outcome(
-        Self.redirect(status: status, to: origins.elsewhere.baseURL, headers: [:], body: login))
-      let home = await origins.client.outcome(
-        Self.redirect(status: status, to: origins.api.baseURL, headers: [:], body: login))
-
-      guard case .failure(.badStatus(status, _)) = away else {
-        Issue.record("a login redirected to another origin was answered \(away)")
-        return
-      }
-      #expect(try await origins.elsewhere.probeLog().received.isEmpty, "the login reached another origin")
-      #expect(home == .success(Echo(echo: true)), "the same origin still gets the repeat")
-      let repeated = try await origins.api.probeLog().received.last
-      #expect(repeated?.path == "/_probe/echo")
-      #expect(repeated?.body == login)
-    }
+    try await Self.expectBodyStaysHome(
+      #"{"username":"demo","password":"pw-redirect-secret-77"}"#, method: .post, status: status)
   }
 
   @Test(
@@ -165,23 +150,38 @@ struct RedirectHeaderTests {
     arguments: [301, 302]
   )
   func movedCredentialBodyStaysHome(status: Int) async throws {
-    let change = #"{"password":"pw-moved-secret-78"}"#
-    try await Self.withTwoOrigins { origins in
+    try await Self.expectBodyStaysHome(#"{"password":"pw-moved-secret-78"}"#, method: .put, status: status)
+  }
+
+  /// Sends `body` with `method`, redirected with `status` to the other origin and then to the
+  /// API's own, and checks at both servers that it stayed home: the other origin received
+  /// nothing and the redirect was the answer, while the API's echo got the repeat, method and
+  /// body as sent.
+  private static func expectBodyStaysHome(
+    _ body: String, method: HTTPMethod, status: Int, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    try await withTwoOrigins { origins in
       let away = await origins.client.outcome(
-        Self.redirect(status: status, to: origins.elsewhere.baseURL, method: .put, headers: [:], body: change)
-      )
+        redirect(status: status, to: origins.elsewhere.baseURL, method: method, headers: [:], body: body))
       let home = await origins.client.outcome(
-        Self.redirect(status: status, to: origins.api.baseURL, method: .put, headers: [:], body: change))
+        redirect(status: status, to: origins.api.baseURL, method: method, headers: [:], body: body))
 
       guard case .failure(.badStatus(status, _)) = away else {
-        Issue.record("a password redirected to another origin was answered \(away)")
+        Issue.record(
+          "a body with a password redirected to another origin was answered \(away)",
+          sourceLocation: sourceLocation)
         return
       }
-      #expect(try await origins.elsewhere.probeLog().received.isEmpty, "the password reached another origin")
-      #expect(home == .success(Echo(echo: true)))
+      #expect(
+        try await origins.elsewhere.probeLog().received.isEmpty, "the password reached another origin",
+        sourceLocation: sourceLocation)
+      #expect(
+        home == .success(Echo(echo: true)), "the same origin still gets the repeat",
+        sourceLocation: sourceLocation)
       let repeated = try await origins.api.probeLog().received.last
-      #expect(repeated?.method == "PUT")
-      #expect(repeated?.body == change)
+      #expect(repeated?.path == "/_probe/echo", sourceLocation: sourceLocation)
+      #expect(repeated?.method == method.rawValue, sourceLocation: sourceLocation)
+      #expect(repeated?.body == body, sourceLocation: sourceLocation)
     }
   }
 
