@@ -67,7 +67,7 @@ public struct ChildFeature<Parent: Feature, Child: Feature>: Sendable {
       let operation = childWork.operation
       let policy = InFlightPolicy(lane: lane(childLane), mode: childWork.mode.carried())
       work.append(
-        .init(policy: policy, isAwaited: childWork.isAwaited) { effects in
+        .init(policy: policy, isAwaited: childWork.isAwaited, immediates: childWork.immediates) { effects in
           await operation(Effects(child: self, of: effects))
         })
     }

@@ -13,7 +13,7 @@ public struct InFlightPolicy<Lane: Hashable & Sendable>: Sendable, Hashable {
     case merge
     /// Cancel every live work of the lane, then run at once.
     case latest
-    /// Do not run while the lane has live work; the action's immediate effects still apply.
+    /// Do not run while the lane has live work; the immediate effects planned with it go too.
     case dropWhileBusy
     /// Run once every earlier live work of the lane has ended, in send order.
     case queue
@@ -43,12 +43,12 @@ public struct InFlightPolicy<Lane: Hashable & Sendable>: Sendable, Hashable {
     Self(lane: lane, mode: .latest)
   }
 
-  /// Ignores this work while `lane` has live work; runs at once otherwise.
+  /// Ignores this work and the immediate effects planned with it while `lane` has live work.
   ///
-  /// Checked on the main actor as the action is sent, so two never both start. A dropped action's
-  /// immediate effects still apply, and a guard on the state misses one moment: work stays live
-  /// just after its last effect shows, when an action applies its effects and runs nothing
-  /// (``queue(_:)`` waits that out). Suits a login button: a double tap signs in once.
+  /// Checked on the main actor as the action is sent, so two never both start. A guard on the
+  /// state cannot see that work is live just after its last effect shows: a tap then changes
+  /// nothing, so a "started" flag never outlives its work (``queue(_:)`` runs that tap once the
+  /// work ends). Suits a login button: a double tap signs in once.
   public static func dropWhileBusy(_ lane: Lane) -> Self {
     Self(lane: lane, mode: .dropWhileBusy)
   }

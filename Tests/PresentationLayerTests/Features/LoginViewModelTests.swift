@@ -115,6 +115,38 @@ struct LoginViewModelTests {
     await store.finish()
   }
 
+  @Test(
+    "a tap after a failure shows but before its login has ended changes nothing, and the next tap logs in"
+  )
+  func tapAsFailedLoginEnds() async {
+    // The use case yields its failure, then holds its stream open until the test lets it end:
+    // the moment in which the button is enabled again while the login's work is still live.
+    let outcomes = Script<User>([.failure(.invalidCredentials), .success(Fixtures.user)])
+    let ending = Script<Void>([nil, .success(())])
+    let viewModel = ViewModel(
+      LoginFeature(logIn: EndsLater(outcomes: outcomes, ending: ending)), initialState: LoginFeature.State())
+    viewModel.send(.usernameChanged("demo"))
+    viewModel.send(.passwordChanged("pw"))
+    let failedLogin = Task { await viewModel.sendAndWait(.logInTapped) }
+    for await state in viewModel.states where state.errorMessage != nil { break }
+    #expect(viewModel.state.isLoginEnabled)
+
+    viewModel.send(.logInTapped)
+    #expect(viewModel.state.isLoginEnabled, "a dropped tap leaves no login shown as in flight")
+    ending.release(.success(()))
+    await failedLogin.value
+    #expect(viewModel.state.isLoginEnabled)
+    #expect(viewModel.state.errorMessage == DomainError.invalidCredentials.message)
+
+    let events = viewModel.events
+    await viewModel.sendAndWait(.logInTapped)
+    #expect(outcomes.calls == 2)
+    #expect(viewModel.state.password.isEmpty && !viewModel.state.isLoggingIn)
+    guard outcomes.calls == 2 else { return }  // no event is coming to wait for
+    var iterator = events.makeAsyncIterator()
+    #expect(await iterator.next() == .loggedIn(Fixtures.user))
+  }
+
   @Test("the state's description never shows the password")
   func descriptionHidesPassword() {
     var state = LoginFeature.State()
@@ -136,5 +168,17 @@ struct LoginViewModelTests {
     let children = Mirror(reflecting: state).children.map { "\($0.label ?? ""): \($0.value)" }
     #expect(!children.contains { $0.contains("hunter2") })
     #expect(children.contains("password: 7 characters"))
+  }
+}
+
+/// Yields the scripted outcome, then ends its stream only when `ending` says so.
+private struct EndsLater: LogInUseCase {
+  let outcomes: Script<User>
+  let ending: Script<Void>
+  func callAsFunction(username: String, password: String) -> OutcomeStream<User, DomainError> {
+    .outcomes { sink in
+      sink.yield(await outcomes.next())
+      _ = await ending.next()
+    }
   }
 }

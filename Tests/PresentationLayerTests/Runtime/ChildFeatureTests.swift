@@ -155,6 +155,46 @@ private struct PairFeature: Feature {
   }
 }
 
+/// The toy search screen, hosted as a child, with the parent's own note beside it.
+private struct HostFeature: Feature {
+  enum Action: Sendable {
+    case search(SearchFeature.Action)
+    case tapAndNote(String)
+  }
+  enum SideEffect: Sendable {
+    case search(SearchFeature.SideEffect)
+    case noted(String)
+  }
+  struct State: Sendable, Equatable {
+    var search = SearchFeature.State()
+    var notes: [String] = []
+  }
+  enum Lane: Sendable, Hashable { case search(SearchFeature.Lane) }
+
+  let search: ChildFeature<HostFeature, SearchFeature>
+
+  init(backend: ScriptedBackend) {
+    search = ChildFeature(
+      SearchFeature(backend: backend), state: { $0.search }, action: Action.search,
+      sideEffect: SideEffect.search, lane: Lane.search)
+  }
+
+  func plan(for action: Action, in state: State) -> ActionPlan<Self> {
+    switch action {
+    case .search(let action): search.plan(for: action, in: state)
+    case .tapAndNote(let text):
+      ActionPlan.immediate(.noted(text)).alongside(search.plan(for: .logIn, in: state))
+    }
+  }
+
+  static func reduce(_ state: inout State, _ effect: SideEffect) {
+    switch effect {
+    case .search(let effect): SearchFeature.reduce(&state.search, effect)
+    case .noted(let text): state.notes.append(text)
+    }
+  }
+}
+
 @Suite("ViewModel runtime: a child feature inside its parent", .timeLimit(.minutes(1)))
 @MainActor
 struct ChildFeatureTests {
@@ -237,6 +277,20 @@ struct ChildFeatureTests {
     await backend.waitFor(.cancelled("save Milk"))
     await store.finish()
     #expect(store.state.items.isEmpty)
+  }
+
+  @Test("a child's work dropped while busy takes the child's immediate effects with it, not the parent's")
+  func droppedChildWorkTakesItsEffects() async {
+    let viewModel = ViewModel(HostFeature(backend: backend), initialState: .init())
+    viewModel.send(.search(.logIn))
+    await backend.waitFor(.started("login"))
+    viewModel.send(.search(.logIn))
+    viewModel.send(.tapAndNote("tapped again"))
+    #expect(viewModel.state.search.logInTaps == 1)
+    #expect(viewModel.state.notes == ["tapped again"])
+    backend.answer("login")
+    await backend.waitFor(.returned("login"))
+    #expect(backend.count(of: .started("login")) == 1)
   }
 
   @Test("cancelling one child leaves a sibling of the same type working")

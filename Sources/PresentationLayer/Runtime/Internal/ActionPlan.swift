@@ -2,7 +2,8 @@
 ///
 /// A plan is a value; returning one starts nothing. ``ViewModel/send(_:)`` applies the immediate
 /// effects synchronously, in order, then schedules each operation according to its
-/// ``InFlightPolicy``.
+/// ``InFlightPolicy``; the effects planned with work that ``InFlightPolicy/dropWhileBusy(_:)``
+/// drops are not applied.
 public struct ActionPlan<F: Feature>: Sendable {
   /// Async work and the policy that governs it.
   ///
@@ -26,6 +27,9 @@ public struct ActionPlan<F: Feature>: Sendable {
     /// Set for work that only cancels: the live work of every lane it matches ends, and nothing
     /// starts.
     @usableFromInline var cancels: (@Sendable (WorkLane) -> Bool)? = nil
+    /// Where, in the plan's ``ActionPlan/immediate``, the effects planned with this work are:
+    /// ``InFlightPolicy/dropWhileBusy(_:)`` drops them with it.
+    @usableFromInline var immediates: Range<Int> = 0..<0
 
     /// Starts `operation` as the work `id` of `viewModel`, at `priority`.
     @usableFromInline
@@ -37,12 +41,13 @@ public struct ActionPlan<F: Feature>: Sendable {
 
     @inlinable
     init(
-      policy: InFlightPolicy<F.Lane>, isAwaited: Bool,
+      policy: InFlightPolicy<F.Lane>, isAwaited: Bool, immediates: Range<Int> = 0..<0,
       operation: @escaping @Sendable (Effects<F>) async -> Void
     ) {
       lane = WorkLane(policy.lane)
       mode = policy.mode
       self.isAwaited = isAwaited
+      self.immediates = immediates
       self.operation = operation
       launch = { viewModel, id, priority, operation in
         let effects = Effects(viewModel: viewModel, workID: id)
@@ -82,6 +87,10 @@ public struct ActionPlan<F: Feature>: Sendable {
   // looks `Work`'s metadata up at run time.
   @usableFromInline let hasWork: Bool
 
+  /// Whether some of ``immediate`` was planned with `dropWhileBusy` work, and goes if it is
+  /// dropped: the view model then schedules the work before it applies the effects.
+  @usableFromInline let hasDroppableEffects: Bool
+
   // Inlinable, as the factories below are: a feature's module then builds its plans specialised
   // for its own types, instead of looking their metadata up at run time on every send.
   @inlinable
@@ -89,6 +98,7 @@ public struct ActionPlan<F: Feature>: Sendable {
     self.immediate = immediate
     self.work = work
     hasWork = !work.isEmpty
+    hasDroppableEffects = work.contains { $0.mode == .dropWhileBusy && !$0.immediates.isEmpty }
   }
 
   /// Does nothing: the action changes no state and starts no work.
@@ -109,15 +119,16 @@ public struct ActionPlan<F: Feature>: Sendable {
   /// weakly, and talks back only through the ``Effects`` it is handed. It sees the task-local
   /// values of the task that sent its action, as a `Task { }` made there would. It is cancelled
   /// when its work is superseded or the view model is cancelled or released; from then on its
-  /// effects and events are ignored. The immediate effects apply even when the policy drops the
-  /// operation.
+  /// effects and events are ignored. `immediate` goes with the operation when
+  /// ``InFlightPolicy/dropWhileBusy(_:)`` drops it, and applies whatever any other policy does.
   @inlinable
   public static func run(
     _ policy: InFlightPolicy<F.Lane>,
     immediate: [F.SideEffect] = [],
     _ operation: @escaping @Sendable (Effects<F>) async -> Void
   ) -> Self {
-    Self(immediate: immediate, work: [Work(policy: policy, isAwaited: true, operation: operation)])
+    let work = Work(policy: policy, isAwaited: true, immediates: immediate.indices, operation: operation)
+    return Self(immediate: immediate, work: [work])
   }
 
   /// Like ``run(_:immediate:_:)``, for work that lasts as long as the screen, such as watching
@@ -129,7 +140,8 @@ public struct ActionPlan<F: Feature>: Sendable {
     immediate: [F.SideEffect] = [],
     _ operation: @escaping @Sendable (Effects<F>) async -> Void
   ) -> Self {
-    Self(immediate: immediate, work: [Work(policy: policy, isAwaited: false, operation: operation)])
+    let work = Work(policy: policy, isAwaited: false, immediates: immediate.indices, operation: operation)
+    return Self(immediate: immediate, work: [work])
   }
 
   /// Cancels the live work of every lane `lanes` matches, running, queued, held by a throttle or
@@ -144,8 +156,15 @@ public struct ActionPlan<F: Feature>: Sendable {
   /// scheduled, then `other`'s, all while the action is sent, exactly as if the two had been sent
   /// one after the other with nothing in between.
   ///
-  /// ``ViewModel/sendAndWait(_:)`` waits for the work of both (except watches).
+  /// ``ViewModel/sendAndWait(_:)`` waits for the work of both (except watches). The effects
+  /// planned with `dropWhileBusy` work go if it is dropped, and only they: the other plan's apply.
   public func alongside(_ other: Self) -> Self {
-    Self(immediate: immediate + other.immediate, work: work + other.work)
+    let offset = immediate.count
+    let shifted = other.work.map { work in
+      var work = work
+      work.immediates = (work.immediates.lowerBound + offset)..<(work.immediates.upperBound + offset)
+      return work
+    }
+    return Self(immediate: immediate + other.immediate, work: work + shifted)
   }
 }
