@@ -76,14 +76,16 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
   ///   - exhaustivity: how much the test must assert.
   ///   - timeout: how long to wait for something that only a watch
   ///     (`ActionPlan.watch(_:immediate:_:)`) could still produce, or for work to end at
-  ///     ``finish(sourceLocation:)``. Only a failing test waits that long.
+  ///     ``finish(sourceLocation:)``. Only a failing test waits that long, so the default is
+  ///     generous: when every test of a suite starts at once on a busy machine, the main actor
+  ///     can be many seconds behind, and a passing test must not be reported as hung.
   ///   - sourceLocation: where the store was made; a store released without
   ///     ``finish(sourceLocation:)`` reports its issue there.
   public init(
     _ feature: F,
     initialState: F.State,
     exhaustivity: Exhaustivity = .on,
-    timeout: Duration = .seconds(10),
+    timeout: Duration = .seconds(30),
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     clock = TestClock()
