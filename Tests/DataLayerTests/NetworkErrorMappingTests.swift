@@ -32,6 +32,15 @@ struct NetworkErrorMappingTests {
       ),
       (.badStatus(code: 403, bodyExcerpt: "<html>Forbidden</html>"), .forbidden),
       (.badStatus(code: 404, bodyExcerpt: nil), .notFound),
+      // Only the auth interceptor ends a session. A bare 401 wanted credentials the request never
+      // carried, such as another origin's, where a redirect led: signing in again would not help.
+      (.unauthorized, .sessionExpired),
+      (.refreshFailed(reason: "HTTP 401"), .sessionExpired),
+      (.excessiveRefresh, .sessionExpired),
+      (
+        .badStatus(code: 401, bodyExcerpt: #"{"message":"Sign in to the file store first."}"#),
+        .forbidden(serverMessage: "Sign in to the file store first.")
+      ),
       (
         .refused(status: 422, message: "Check the form.", fieldErrors: ["title": ["Too long."]]),
         .rejected(message: "Check the form.", fieldErrors: ["title": ["Too long."]])

@@ -8,9 +8,9 @@ extension HTTPClient {
   ///
   /// The translation (`NetworkError` case → `DomainError` case) is ``NetworkError/domainError``:
   /// - `cancelled` → `cancelled`; `timeout` → `timeout`;
-  /// - `unauthorized`, `refreshFailed`, `excessiveRefresh` and status 401 → `sessionExpired`;
+  /// - `unauthorized`, `refreshFailed`, `excessiveRefresh` → `sessionExpired`;
   ///   `refreshUnavailable` → `offline` or `timeout` as its cause, else `server(status:)`;
-  /// - status 403 → `forbidden`; status 404 and 410 → `notFound`; status 408 → `timeout`;
+  /// - status 401 and 403 → `forbidden`; status 404 and 410 → `notFound`; 408 → `timeout`;
   ///   status 429 and 500 and above → `server(status:)`; a refusal with no field named (400,
   ///   402, 409, 412, 413, 415, 422) → `rejected(message:fieldErrors:)` with the server's
   ///   sentence, if any; any other status → `unexpected(reason:)`;
@@ -24,8 +24,7 @@ extension HTTPClient {
   ///   connection closed before any response → `server(status: nil)`; anything else →
   ///   `unexpected(reason:)`.
   ///
-  /// Reasons are built from `NetworkError.description`, which is redacted, so they never carry
-  /// a token or a password.
+  /// Reasons come from the redacted `NetworkError.description`: never a token or a password.
   public func sendTranslatingErrors<Response>(
     _ endpoint: Endpoint<Response>
   ) async throws(DomainError) -> Response {

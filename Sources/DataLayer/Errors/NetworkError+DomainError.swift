@@ -16,7 +16,7 @@ extension NetworkError {
       return .cancelled
     case .timeout:
       return .timeout
-    case .unauthorized, .refreshFailed, .excessiveRefresh, .badStatus(401, _):
+    case .unauthorized, .refreshFailed, .excessiveRefresh:
       return .sessionExpired
     case .refreshUnavailable(let cause):
       // The refresh's own failure: a status of the refresh endpoint is a server problem, never
@@ -26,7 +26,8 @@ extension NetworkError {
       return [.offline, .timeout].contains(domain) ? domain : .server(status: nil)
     case .refused(_, let message, let fieldErrors):
       return .rejected(message: message, fieldErrors: fieldErrors)
-    case .badStatus(403, _):
+    // A bare 401 wanted credentials this request never carried: only the interceptor ends a session.
+    case .badStatus(401, _), .badStatus(403, _):
       return .forbidden(serverMessage: serverSentence)
     case .badStatus(404, _), .badStatus(410, _):
       return .notFound

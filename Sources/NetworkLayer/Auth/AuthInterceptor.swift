@@ -136,13 +136,14 @@ public actor AuthInterceptor: RequestInterceptor {
   /// Answers a 401 on an authenticated endpoint: ``RetryDecision/retryNow`` once a newer token
   /// is available (refreshing once for everyone if needed), or ``RetryDecision/fail(_:)`` after a
   /// second 401 or with the refresh's error. A 401 is the attempt's error, so an endpoint whose
-  /// backend says "token not verified" in a 200 body has its `map` throw one.
+  /// backend says "token not verified" in a 200 body has its `map` throw one. A 401 from another
+  /// origin, where a redirect led without the token, is that server's answer: nothing is retried.
   public nonisolated func retry(
     after failure: AttemptFailure, context: RequestContext
   ) async -> RetryDecision {
-    guard context.requiresAuthentication, case .badStatus(401, _) = failure.error else {
-      return .doNotRetry
-    }
+    guard context.requiresAuthentication, case .badStatus(401, _) = failure.error,
+      Origin(context.baseURL).contains(failure.response?.url ?? failure.request.url)
+    else { return .doNotRetry }
     let rejections = context.failures.filter { error in
       if case .badStatus(401, _) = error { true } else { false }
     }
