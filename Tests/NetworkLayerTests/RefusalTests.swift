@@ -99,6 +99,33 @@ struct RefusalTests {
     #expect(!String(describing: result).contains("hunter2-echo"))
   }
 
+  @Test(
+    "nested field errors give a message for each dotted path, without the request location webargs files them under"
+  )
+  func nestedFieldErrors() async {
+    // flask-smorest (webargs and marshmallow), as it answers a JSON body that fails its schema.
+    let smorest =
+      #"{"code":422,"errors":{"json":{"title":["Length must be between 1 and 80."],"owner":{"email":["Not a valid email address."]},"tags":{"1":["Not a valid string."]}},"query":{"page":["Must be greater than or equal to 1."]}},"status":"Unprocessable Entity"}"#
+    #expect(
+      await Self.outcome(status: 422, body: smorest)
+        == .failure(
+          .refused(
+            status: 422, message: nil,
+            fieldErrors: [
+              "title": ["Length must be between 1 and 80."], "owner.email": ["Not a valid email address."],
+              "tags.1": ["Not a valid string."], "page": ["Must be greater than or equal to 1."],
+            ])))
+    // Problem details whose `errors` nest, a list of objects among them.
+    let problem =
+      #"{"title":"Invalid","errors":{"address":{"city":"is required"},"items":[{},{"name":["must not be blank"]}]}}"#
+    #expect(
+      await Self.outcome(status: 400, body: problem, contentType: "application/problem+json")
+        == .failure(
+          .refused(
+            status: 400, message: "Invalid",
+            fieldErrors: ["address.city": ["is required"], "items.1.name": ["must not be blank"]])))
+  }
+
   @Test("Symfony's and API Platform's violations give a message for each property path")
   func symfonyViolations() async {
     let symfony =

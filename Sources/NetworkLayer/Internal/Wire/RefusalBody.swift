@@ -6,7 +6,9 @@ import Foundation
 /// name a field (JSON:API's, Spring's, FastAPI's `detail`, express-validator's, Symfony's and API
 /// Platform's `violations` by `propertyPath`, Zod's `issues` and flattened `fieldErrors`); and the
 /// `{"title": ["This field may not be blank."]}` object of many frameworks, each field with a list
-/// of messages, and `non_field_errors` or `detail` as the sentence for the whole form. Each is
+/// of messages, and `non_field_errors` or `detail` as the sentence for the whole form; `errors`
+/// that nest (marshmallow's, filed by webargs under the request's `json` or `query`) are read by
+/// dotted path. Each is
 /// also read inside an `error` object, the envelope of Stripe's, Google's, Strapi's and many
 /// hand-written APIs' errors, where the envelope itself may name its field (Stripe's `param`,
 /// OData's `target`), Google's `details` list its `fieldViolations` and Strapi's hold `errors`
@@ -197,7 +199,7 @@ enum RefusalBody {
     if let object = value as? [String: Any] {
       // Strapi's `details` hold the list under `errors`.
       if let list = object["errors"] as? [Any] { return fields(in: list) }
-      return object.compactMapValues(strings)
+      return nestedFields(in: object)
     }
     var fields: [String: [String]] = [:]
     for case let entry as [String: Any] in value as? [Any] ?? [] {
@@ -209,6 +211,37 @@ enum RefusalBody {
     }
     return fields
   }
+
+  /// The field errors in `value`, found at `path`: the messages (one, or a list) at the leaves of
+  /// nested objects and of lists of objects, each named by the dotted path to it (marshmallow's
+  /// nested errors: `address.city`, `items.1.name`). A request location that files the fields
+  /// (webargs' `json`, `query`) is not part of their names.
+  private static func nestedFields(in value: Any, path: [String] = []) -> [String: [String]] {
+    let children: [(name: String, value: Any)]? =
+      if let object = value as? [String: Any] {
+        object.map { ($0.key, $0.value) }
+      } else if let list = value as? [Any], list.contains(where: { $0 is [String: Any] }) {
+        list.enumerated().map { (String($0.offset), $0.element) }
+      } else {
+        nil
+      }
+    guard let children else {
+      guard !path.isEmpty, let texts = strings(value) else { return [:] }
+      return [path.joined(separator: "."): texts]
+    }
+    var fields: [String: [String]] = [:]
+    for child in children {
+      let isLocation = path.isEmpty && requestLocations.contains(child.name) && child.value is [String: Any]
+      let steps = isLocation ? [] : path + [child.name]
+      fields.merge(nestedFields(in: child.value, path: steps), uniquingKeysWith: +)
+    }
+    return fields
+  }
+
+  /// The parts of a request under which webargs (flask-smorest, aiohttp's parser) files errors.
+  private static let requestLocations: Set<String> = [
+    "json", "form", "query", "querystring", "files", "headers", "cookies", "view_args", "match_info",
+  ]
 
   /// The field an error entry is about: pydantic's `loc` or Strapi's `path` as a list, without the
   /// part of the request it names (`["body", "address", "city"]` is `address.city`); else a name
