@@ -65,6 +65,7 @@ public final class AppContainer: Sendable {
       header: configuration.authContract.tokenHeader,
       scheme: configuration.authContract.tokenScheme,
       queryItem: configuration.authContract.tokenQueryItem,
+      rejectsAccessToken: { [contract = configuration.authContract] in contract.rejectsAccessToken($0) },
       rejectedRefreshStatuses: configuration.authContract.rejectedRefreshStatuses,
       leeway: configuration.refreshLeeway,
       maximumRefreshes: configuration.maximumRefreshes,

@@ -10,14 +10,17 @@ import Testing
 
 /// A backend in Flask-JWT-Extended's shape: a login answers `{"access_token", "refresh_token"}`, the
 /// refresh request presents the refresh token as `Authorization: Bearer …` and is answered with a
-/// new access token only (no rotation), errors say why under `msg`, and a refresh token the server
-/// cannot verify gets a 422 rather than a 401.
+/// new access token only (no rotation), errors say why under `msg`, and a token the server cannot
+/// verify (signed with a key it has since rotated) gets a 422 rather than a 401, as does a form
+/// that fails its schema (flask-smorest's shape).
 private final class HeaderRefreshBackend: InProcessHandler {
   struct State {
     var requestLines: [String] = []
     var tokens = IssuedTokenSets()
     /// The `Authorization` header of every refresh request, as the server got it.
     var refreshHeaders: [String] = []
+    /// Access tokens signed with a key the server no longer has.
+    var unverifiable: Set<String> = []
   }
 
   let state = Locked(State())
@@ -42,11 +45,18 @@ private final class HeaderRefreshBackend: InProcessHandler {
       }
       guard let access else { return .json(422, text: #"{"msg":"Signature verification failed"}"#) }
       return .json(200, text: #"{"access_token":"\#(access)"}"#)
-    case ("GET", "/protected"):
-      guard state.withLock({ $0.tokens.access.contains(bearer) }) else {
-        return .json(401, text: #"{"msg":"Token has expired"}"#)
+    case ("GET", "/protected"), ("POST", "/todos"):
+      let (isValid, isUnverifiable) = state.withLock {
+        ($0.tokens.access.contains(bearer), $0.unverifiable.contains(bearer))
       }
-      return .json(200, text: "[]")
+      if isUnverifiable { return .json(422, text: #"{"msg":"Signature verification failed"}"#) }
+      guard isValid else { return .json(401, text: #"{"msg":"Token has expired"}"#) }
+      guard request.method == "POST" else { return .json(200, text: "[]") }
+      return .json(
+        422,
+        text:
+          #"{"code":422,"errors":{"json":{"title":["Length must be between 1 and 80."]}},"status":"Unprocessable Entity"}"#
+      )
     default:
       return .json(404, text: #"{"msg":"Not found"}"#)
     }
@@ -84,6 +94,19 @@ private struct HeaderRefreshAuthContract: AuthContract {
 
   /// A refresh token the server cannot verify is a 422 here, and a revoked one a 401.
   var rejectedRefreshStatuses: Set<Int> { [401, 422] }
+
+  /// An expired access token is a 401; one the server cannot verify a 422 whose `msg` says why,
+  /// told apart from a refused form's 422 by that sentence.
+  func rejectsAccessToken(_ failure: NetworkError) -> Bool {
+    failure.status == 401
+      || (failure.status == 422
+        && failure.serverSentence.map(Self.unverifiableTokenMessages.contains) == true)
+  }
+
+  private static let unverifiableTokenMessages: Set<String> = [
+    "Signature verification failed", "Not enough segments", "Invalid header padding",
+    "Invalid crypto padding",
+  ]
 
   func refusedLoginMessage(_ refusal: NetworkError) -> String? {
     refusal.serverSentence
@@ -154,6 +177,44 @@ struct HeaderRefreshBackendTests {
 
     #expect(backend.state.withLock { $0.requestLines } == ["POST /login", "GET /protected", "POST /refresh"])
     #expect(await sessions.waitUntil { $0.last == .expired }.last == .expired)
+  }
+
+  @Test(
+    "an access token the server can no longer verify, refused with its 422, is renewed once and the request sent again"
+  )
+  func unverifiableTokenIsRenewed() async throws {
+    let backend = HeaderRefreshBackend()
+    let (container, _) = Self.app(backend)
+    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+    // The server signs with a new key: the tokens it issued before no longer verify.
+    backend.state.withLock { state in
+      state.unverifiable = state.tokens.access
+      state.tokens.access.removeAll()
+    }
+
+    _ = try await container.authenticatedClient.send(Self.protected)
+
+    #expect(
+      backend.state.withLock { $0.requestLines }
+        == ["POST /login", "GET /protected", "POST /refresh", "GET /protected"])
+  }
+
+  @Test("a form refused with a 422 is the form's answer: its field error, no refresh, and the session kept")
+  func refusedFormIsNoTokenRefusal() async throws {
+    let backend = HeaderRefreshBackend()
+    let (container, _) = Self.app(backend)
+    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+    let create = Endpoint<NoContent>(
+      method: .post, path: ["todos"], body: .json(["title": ""]), requiresAuthentication: true)
+
+    await #expect(
+      throws: DomainError.rejected(message: nil, fieldErrors: ["title": ["Length must be between 1 and 80."]])
+    ) {
+      try await container.authenticatedClient.sendTranslatingErrors(create)
+    }
+
+    _ = try await container.authenticatedClient.send(Self.protected)
+    #expect(backend.state.withLock { $0.requestLines } == ["POST /login", "POST /todos", "GET /protected"])
   }
 
   @Test("a refused login's msg reaches the login screen")

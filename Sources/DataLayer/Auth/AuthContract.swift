@@ -30,6 +30,11 @@ public protocol AuthContract: Sendable {
   /// The statuses that mean "wrong username or password"; 401 unless the backend says otherwise.
   var refusedLoginStatuses: Set<Int> { get }
 
+  /// Whether `failure` of an authenticated request refuses the access token itself, which is then
+  /// renewed once and the request sent again: a 401 unless the backend says otherwise
+  /// (flask-jwt-extended answers a token it cannot verify with a 422 and a `msg` that says so).
+  func rejectsAccessToken(_ failure: NetworkError) -> Bool
+
   /// The statuses with which the refresh request says the refresh token is no good, which ends
   /// the session: 400, 401 and 403 unless the backend says otherwise (a 498 "invalid token";
   /// or only 401, where a firewall answers 403 to a request it merely blocked).
@@ -59,6 +64,9 @@ extension AuthContract {
 
   /// 401.
   public var refusedLoginStatuses: Set<Int> { [401] }
+
+  /// A 401.
+  public func rejectsAccessToken(_ failure: NetworkError) -> Bool { failure.status == 401 }
 
   /// `AuthInterceptor.defaultRejectedRefreshStatuses`: 400, 401 and 403.
   public var rejectedRefreshStatuses: Set<Int> { AuthInterceptor.defaultRejectedRefreshStatuses }

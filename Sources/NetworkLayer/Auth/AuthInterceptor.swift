@@ -51,6 +51,7 @@ public actor AuthInterceptor: RequestInterceptor {
   private let prefix: String
   /// The query item that carries the token instead of ``header``, if the backend wants one.
   private let queryItem: String?
+  private let rejectsAccessToken: @Sendable (NetworkError) -> Bool
   private let rejectedRefreshStatuses: Set<Int>
   private let leeway: TimeInterval
   private let maximumRefreshes: Int
@@ -73,7 +74,9 @@ public actor AuthInterceptor: RequestInterceptor {
   /// `X-Auth-Token`, say); `header` is from then on a credential header for every client in the
   /// process (see `Redactor.addCredentialHeaders(_:)`). With a `queryItem` the token goes in that
   /// query item instead, after the endpoint's own (`auth`, as Firebase's Realtime Database takes
-  /// an ID token), and that name is from then on a credential name. A refresh that fails with a
+  /// an ID token), and that name is from then on a credential name. `rejectsAccessToken` says
+  /// which failures refuse the access token (a 401 unless the backend says otherwise; see
+  /// ``retry(after:context:)``). A refresh that fails with a
   /// status in `rejectedRefreshStatuses` (or with ``NetworkError/unauthorized``) rejected the
   /// refresh token and ends the session; any other failure keeps it. A token expiring within
   /// `leeway` counts as expired; `refreshDeadline` bounds one refresh; `monitors` hear the
@@ -84,6 +87,7 @@ public actor AuthInterceptor: RequestInterceptor {
     header: String = "Authorization",
     scheme: String? = "Bearer",
     queryItem: String? = nil,
+    rejectsAccessToken: @escaping @Sendable (NetworkError) -> Bool = { $0.status == 401 },
     rejectedRefreshStatuses: Set<Int> = defaultRejectedRefreshStatuses,
     leeway: Duration = .seconds(10),
     maximumRefreshes: Int = 3,
@@ -98,6 +102,7 @@ public actor AuthInterceptor: RequestInterceptor {
     self.prefix = scheme.flatMap { $0.isEmpty ? nil : "\($0) " } ?? ""
     self.queryItem = queryItem
     if let queryItem { Redactor.addCredentialNames([queryItem]) }
+    self.rejectsAccessToken = rejectsAccessToken
     self.rejectedRefreshStatuses = rejectedRefreshStatuses
     Redactor.addCredentialHeaders([header])
     self.leeway = leeway.timeInterval
@@ -133,21 +138,19 @@ public actor AuthInterceptor: RequestInterceptor {
     return request
   }
 
-  /// Answers a 401 on an authenticated endpoint: ``RetryDecision/retryNow`` once a newer token
-  /// is available (refreshing once for everyone if needed), or ``RetryDecision/fail(_:)`` after a
-  /// second 401 or with the refresh's error. A 401 is the attempt's error, so an endpoint whose
-  /// backend says "token not verified" in a 200 body has its `map` throw one. A 401 from another
-  /// origin, where a redirect led without the token, is that server's answer: nothing is retried.
+  /// Answers a refused access token (a 401 unless told otherwise) on an authenticated endpoint:
+  /// ``RetryDecision/retryNow`` once a newer token is available (refreshing once for everyone if
+  /// needed), or ``RetryDecision/fail(_:)`` after a second refusal or with the refresh's error.
+  /// The refusal is the attempt's error, so an endpoint whose backend says "token not verified"
+  /// in a 200 body has its `map` throw a 401. One from another origin, where a redirect led
+  /// without the token, is that server's answer: nothing is retried.
   public nonisolated func retry(
     after failure: AttemptFailure, context: RequestContext
   ) async -> RetryDecision {
-    guard context.requiresAuthentication, case .badStatus(401, _) = failure.error,
+    guard context.requiresAuthentication, rejectsAccessToken(failure.error),
       Origin(context.baseURL).contains(failure.response?.url ?? failure.request.url)
     else { return .doNotRetry }
-    let rejections = context.failures.filter { error in
-      if case .badStatus(401, _) = error { true } else { false }
-    }
-    guard rejections.count <= 1 else { return .fail(.unauthorized) }
+    guard context.failures.filter(rejectsAccessToken).count <= 1 else { return .fail(.unauthorized) }
     do throws(NetworkError) {
       _ = try await tokensAfterRejection(of: accessToken(in: failure.request))
       return .retryNow
