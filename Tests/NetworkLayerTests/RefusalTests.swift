@@ -192,6 +192,29 @@ struct RefusalTests {
   }
 
   @Test(
+    "Litestar's validation errors give a message for each key its extra list names, and its detail the sentence"
+  )
+  func litestarExtra() async {
+    // Litestar 2.25, as it answers a body and a query that fail validation.
+    let litestar =
+      #"{"status_code":400,"detail":"Validation failed for POST /todos","extra":[{"message":"Expected `str` of length >= 1","key":"title","source":"body"},{"message":"Expected `int` <= 10","key":"limit","source":"query"}]}"#
+    #expect(
+      await Self.outcome(status: 400, body: litestar)
+        == .failure(
+          .refused(
+            status: 400, message: "Validation failed for POST /todos",
+            fieldErrors: ["title": ["Expected `str` of length >= 1"], "limit": ["Expected `int` <= 10"]])))
+    // An entry's `key` names its field only when nothing else does: here `field` does.
+    let keyed = #"{"errors":[{"key":"errors.title.blank","field":"title","message":"can't be blank"}]}"#
+    #expect(
+      await Self.outcome(status: 422, body: keyed)
+        == .failure(.refused(status: 422, message: nil, fieldErrors: ["title": ["can't be blank"]])))
+    // An object under `extra` is no list of field errors.
+    let traced = #"{"detail":"Title taken.","extra":{"request_id":"req-7"}}"#
+    #expect(await Self.sentenceOfBadStatus(409, body: traced) == "Title taken.")
+  }
+
+  @Test(
     "an error wrapped in an error object is read inside it: a list of details, Stripe's param, Google's field violations, OData's targets, Strapi's paths"
   )
   func errorEnvelopes() async {

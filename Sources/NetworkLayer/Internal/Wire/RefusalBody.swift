@@ -4,7 +4,8 @@ import Foundation
 /// parser behind ``RefusalFormat/standard``): RFC 9457 problem details (`application/problem+json`:
 /// `detail` or `title`, and per-field `errors` or `invalid-params`); a list of errors that each
 /// name a field (JSON:API's, Spring's, FastAPI's `detail`, express-validator's, Symfony's and API
-/// Platform's `violations` by `propertyPath`, Zod's `issues` and flattened `fieldErrors`); and the
+/// Platform's `violations` by `propertyPath`, Zod's `issues` and flattened `fieldErrors`,
+/// Litestar's `extra` by `key`); and the
 /// `{"title": ["This field may not be blank."]}` object of many frameworks, each field with a list
 /// of messages, and `non_field_errors` or `detail` as the sentence for the whole form; `errors`
 /// that nest (marshmallow's, filed by webargs under the request's `json` or `query`) are read by
@@ -41,6 +42,8 @@ enum RefusalBody {
     for key in listKeys + envelopeListKeys {
       fieldErrors.merge(fields(in: object[key]), uniquingKeysWith: +)
     }
+    // Litestar lists its entries under `extra`; an object there is whatever else a server adds.
+    if let entries = object["extra"] as? [Any] { fieldErrors.merge(fields(in: entries), uniquingKeysWith: +) }
     // An envelope may itself be about one field: Stripe's `param`, OData's `target`.
     if isEnvelope, let message = object["message"] as? String,
       let field = ["param", "field", "target"].lazy.compactMap({ object[$0] as? String }).first
@@ -184,8 +187,11 @@ enum RefusalBody {
   /// Keys under which envelopes list their field errors. Unlike ``listKeys``, a list of bare
   /// messages under one of them is still a field of that name, as it was before they were read.
   private static let envelopeListKeys = ["details", "fields"]
-  /// Keys that name the field in an entry of an error list; the first one present wins.
-  private static let entryNameKeys = ["pointer", "name", "field", "path", "param", "target", "propertyPath"]
+  /// Keys that name the field in an entry of an error list; the first one present wins, so
+  /// Litestar's `key` names one only where no other key does (elsewhere it may be a message's).
+  private static let entryNameKeys = [
+    "pointer", "name", "field", "path", "param", "target", "propertyPath", "key",
+  ]
   /// Keys that hold an entry's message: `defaultMessage` is Spring's, `msg` pydantic's and
   /// express-validator's, `description` Google's, `title` Symfony's (JSON:API's is a summary, so
   /// its `detail` comes first).
