@@ -128,13 +128,21 @@ struct HeaderRefreshBackendTests {
     AppContainer.servingWithLog(backend) { $0.authContract = HeaderRefreshAuthContract() }
   }
 
+  /// A backend, and an app on it that has signed in.
+  private static func signedInApp() async throws -> (
+    backend: HeaderRefreshBackend, container: AppContainer, log: Locked<[String]>
+  ) {
+    let backend = HeaderRefreshBackend()
+    let (container, log) = app(backend)
+    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+    return (backend, container, log)
+  }
+
   @Test(
     "a rejected access token is renewed with the refresh token in a header, kept when the answer has none, and never logged"
   )
   func refreshTokenInAHeader() async throws {
-    let backend = HeaderRefreshBackend()
-    let (container, lines) = Self.app(backend)
-    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+    let (backend, container, lines) = try await Self.signedInApp()
     let refreshToken = try #require(backend.state.withLock { $0.tokens.refresh.first })
 
     for _ in 0..<2 {
@@ -159,9 +167,7 @@ struct HeaderRefreshBackendTests {
 
   @Test("a refresh token the server rejects with its 422 ends the session, and the next request is not sent")
   func rejectionWithItsOwnStatusEndsTheSession() async throws {
-    let backend = HeaderRefreshBackend()
-    let (container, _) = Self.app(backend)
-    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+    let (backend, container, _) = try await Self.signedInApp()
     let sessions = StreamRecorder(container.session.sessionUpdates())
     backend.state.withLock { state in
       state.tokens.access.removeAll()
@@ -183,9 +189,7 @@ struct HeaderRefreshBackendTests {
     "an access token the server can no longer verify, refused with its 422, is renewed once and the request sent again"
   )
   func unverifiableTokenIsRenewed() async throws {
-    let backend = HeaderRefreshBackend()
-    let (container, _) = Self.app(backend)
-    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+    let (backend, container, _) = try await Self.signedInApp()
     // The server signs with a new key: the tokens it issued before no longer verify.
     backend.state.withLock { state in
       state.unverifiable = state.tokens.access
@@ -201,9 +205,7 @@ struct HeaderRefreshBackendTests {
 
   @Test("a form refused with a 422 is the form's answer: its field error, no refresh, and the session kept")
   func refusedFormIsNoTokenRefusal() async throws {
-    let backend = HeaderRefreshBackend()
-    let (container, _) = Self.app(backend)
-    _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+    let (backend, container, _) = try await Self.signedInApp()
     let create = Endpoint<NoContent>(
       method: .post, path: ["todos"], body: .json(["title": ""]), requiresAuthentication: true)
 
