@@ -50,7 +50,7 @@ enum RedirectRule {
 
   /// Whether a redirect with `status` repeats a request sent with `method` with its method and
   /// body, rather than going on as a `GET`.
-  static func repeatsRequest(_ status: Int, method: String?) -> Bool {
+  private static func repeatsRequest(_ status: Int, method: String?) -> Bool {
     switch status {
     case 307, 308: true
     case 301, 302: !["GET", "HEAD", "POST"].contains(method ?? "GET")
@@ -59,9 +59,10 @@ enum RedirectRule {
   }
 
   /// The request to send for a redirect answered by `response`, given the request first sent
-  /// and the one Foundation proposes; `nil` when the redirect response itself is the answer: its
-  /// status is no redirect, its `Location` names no URL, or it would repeat a body holding
-  /// credentials to another origin.
+  /// and the one Foundation proposes, and whether it repeats the first with its method and body
+  /// (which the transport then sends itself); `nil` when the redirect response itself is the
+  /// answer: its status is no redirect, its `Location` names no URL, or it would repeat a body
+  /// holding credentials to another origin.
   ///
   /// - Throws: ``NetworkError/transport(code:)`` with `URLError.unsupportedURL` for a target
   ///   that is not an `http` or `https` URL with a host.
@@ -69,7 +70,7 @@ enum RedirectRule {
     following response: HTTPURLResponse,
     from original: URLRequest,
     proposed: URLRequest
-  ) throws(NetworkError) -> URLRequest? {
+  ) throws(NetworkError) -> (request: URLRequest, repeats: Bool)? {
     guard redirectStatuses.contains(response.statusCode), let target = Self.target(of: response) else {
       return nil
     }
@@ -98,7 +99,7 @@ enum RedirectRule {
         next.setValue(nil, forHTTPHeaderField: name)
       }
     }
-    return next
+    return (next, repeatsRequest)
   }
 
   /// The absolute URL `response`'s `Location` names, resolved against the URL of `response`.

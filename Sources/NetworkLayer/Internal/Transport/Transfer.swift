@@ -242,7 +242,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     newRequest request: URLRequest,
     completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
-    let next: URLRequest?
+    let redirect: (request: URLRequest, repeats: Bool)?
     do throws(NetworkError) {
       // Counted here for every status: Foundation follows a redirect that goes on as a GET
       // within the task, up to a limit of its own; the transport sends a repeat as a new task.
@@ -253,18 +253,17 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       guard followed <= RedirectRule.maximumRedirects else {
         throw .transport(code: URLError.httpTooManyRedirects.rawValue)
       }
-      next = try RedirectRule.request(following: response, from: originalRequest, proposed: request)
+      redirect = try RedirectRule.request(following: response, from: originalRequest, proposed: request)
     } catch {
       finish(.failure(error))
       completionHandler(nil)
       return
     }
-    guard let next else {
+    guard let (next, repeatsRequest) = redirect else {
       // Not followed: Foundation ends the task with the redirect response and its body.
       completionHandler(nil)
       return
     }
-    let repeatsRequest = RedirectRule.repeatsRequest(response.statusCode, method: originalRequest.httpMethod)
     state.withLock { state in
       // What was read for the redirect's own response does not carry over to the next one.
       state.response = nil
