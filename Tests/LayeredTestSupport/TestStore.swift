@@ -68,6 +68,10 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
   private nonisolated let finished = Locked(false)
   private nonisolated let createdAt: SourceLocation
 
+  /// How long a store waits, unless told otherwise, before it calls work hung (see
+  /// ``init(_:initialState:exhaustivity:timeout:sourceLocation:)``).
+  public static var defaultTimeout: Duration { .seconds(30) }
+
   /// Starts `feature` from `initialState`.
   ///
   /// - Parameters:
@@ -85,7 +89,7 @@ public final class TestStore<F: Feature> where F.Event: Equatable {
     _ feature: F,
     initialState: F.State,
     exhaustivity: Exhaustivity = .on,
-    timeout: Duration = .seconds(30),
+    timeout: Duration = defaultTimeout,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     clock = TestClock()

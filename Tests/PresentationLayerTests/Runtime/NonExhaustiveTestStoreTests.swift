@@ -10,11 +10,12 @@ struct NonExhaustiveTestStoreTests {
   private let backend = ScriptedBackend()
 
   private func store(
-    _ exhaustivity: TestStore<SearchFeature>.Exhaustivity = .off(), timeout: Duration? = nil
+    _ exhaustivity: TestStore<SearchFeature>.Exhaustivity = .off(),
+    timeout: Duration = TestStore<SearchFeature>.defaultTimeout
   ) -> TestStore<SearchFeature> {
-    let feature = SearchFeature(backend: backend)
-    guard let timeout else { return TestStore(feature, initialState: .init(), exhaustivity: exhaustivity) }
-    return TestStore(feature, initialState: .init(), exhaustivity: exhaustivity, timeout: timeout)
+    TestStore(
+      SearchFeature(backend: backend), initialState: SearchFeature.State(), exhaustivity: exhaustivity,
+      timeout: timeout)
   }
 
   @Test("it skips the states and events the test does not name and checks the one it does")
