@@ -124,8 +124,21 @@ struct EndpointURLRequestTests {
   func emptySegment() throws {
     let baseURL = try #require(URL(string: "https://h.example"))
     #expect(throws: NetworkError.invalidURL("empty path segment")) {
-      try Endpoint<[Int]>(path: ["todos", ""]).urlRequest(relativeTo: baseURL)
+      try Endpoint<[Int]>(path: ["todos", "", "1"]).urlRequest(relativeTo: baseURL)
     }
+  }
+
+  @Test("an empty last path segment is an invalid URL whose description names the trailing slash's way")
+  func emptyLastSegment() throws {
+    let baseURL = try #require(URL(string: "https://h.example"))
+    let endpoint = Endpoint<[Int]>(method: .post, path: ["o", "token", ""])
+    let error = #expect(throws: NetworkError.self) { try endpoint.urlRequest(relativeTo: baseURL) }
+    #expect(
+      error?.description
+        == "invalid URL: empty last path segment: a path that ends with a slash is endingWithSlash()")
+    var slashed = endpoint.endingWithSlash()
+    slashed.request.path = ["o", "token"]
+    #expect(try slashed.urlRequest(relativeTo: baseURL).url?.absoluteString == "https://h.example/o/token/")
   }
 
   @Test(

@@ -15,7 +15,7 @@ public struct EndpointRequest: Sendable {
   /// out as they are, as servers route by them (`accounts:signInWithPassword`). A server that
   /// decodes the path before routing may still act on them (nginx serves
   /// `/v1/users/%2E%2E/secret` as `/v1/secret`), so validate a segment taken from user input.
-  /// No segment may be empty.
+  /// No segment may be empty; a path that ends with `/` sets ``endsWithSlash``.
   public var path: [String]
   /// Query items, percent-encoded when the request is built.
   public var query: [URLQueryItem] = []

@@ -42,8 +42,11 @@ struct BaseURLParts: Sendable {
   /// query before `query`'s items, and the base's fragment kept.
   func url(appending path: [String], endsWithSlash: Bool, query: [URLQueryItem]) throws(NetworkError) -> URL {
     var text = origin + self.path
-    for segment in path {
-      guard !segment.isEmpty else { throw .invalidURL("empty path segment") }
+    for (index, segment) in path.enumerated() {
+      guard !segment.isEmpty else {
+        guard index == path.count - 1 else { throw .invalidURL("empty path segment") }
+        throw .invalidURL("empty last path segment: a path that ends with a slash is endingWithSlash()")
+      }
       text += "/"
       text += PercentEncoding.segment(segment)
     }
