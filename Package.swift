@@ -103,12 +103,18 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
-    // Proves that the view model works unchanged in an app target built with Swift 6.2's
-    // default main-actor isolation.
+    // An app target as Xcode 26 makes it (default main-actor isolation, approachable
+    // concurrency): a feature, and an app's own slice through every layer.
     .testTarget(
       name: "DefaultIsolationTests",
-      dependencies: ["PresentationLayer"],
-      swiftSettings: strictSettings + [.defaultIsolation(MainActor.self)]
+      dependencies: [
+        "PresentationLayer", "DomainLayer", "DataLayer", "NetworkLayer", "SampleBackend",
+        "LayeredTestSupport",
+      ],
+      swiftSettings: strictSettings + [
+        .defaultIsolation(MainActor.self), .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+        .enableUpcomingFeature("InferIsolatedConformances"),
+      ]
     ),
     .testTarget(
       name: "SampleBackendTests",

@@ -1,0 +1,122 @@
+import DataLayer
+import DomainLayer
+import Foundation
+import LayeredTestSupport
+import NetworkLayer
+import PresentationLayer
+import SampleBackend
+import Testing
+
+// An app's own slice through every layer, written in this main-actor target as an app target
+// would write it. Only the value its state holds and the DTO say `nonisolated`: their conformances
+// are used off the main actor (Architecture.md, "Building on Layered from another package").
+
+nonisolated struct Note: Equatable, Sendable {
+  var id: Int
+  var text: String
+}
+
+nonisolated struct NoteDTO: Decodable, Sendable, DomainConvertible {
+  var id: Int
+  var title: String
+
+  func toDomain() throws(DomainError) -> Note {
+    Note(id: id, text: title)
+  }
+}
+
+protocol NoteRepository: Sendable {
+  func notes() async throws(DomainError) -> [Note]
+}
+
+struct RemoteNoteRepository: NoteRepository {
+  let client: any HTTPClient
+
+  func notes() async throws(DomainError) -> [Note] {
+    try await client.sendTranslatingErrors(Endpoint<[NoteDTO]>(path: ["notes"])).map {
+      (dto: NoteDTO) throws(DomainError) in try dto.toDomain()
+    }
+  }
+}
+
+protocol LoadNotesUseCase: Sendable {
+  func callAsFunction() -> OutcomeStream<[Note], DomainError>
+}
+
+struct LoadNotes: LoadNotesUseCase {
+  let repository: any NoteRepository
+
+  func callAsFunction() -> OutcomeStream<[Note], DomainError> {
+    .outcome { [repository] () async throws(DomainError) in try await repository.notes() }
+  }
+}
+
+struct NotesFeature: Feature {
+  enum Action {
+    case appeared
+  }
+
+  enum SideEffect {
+    case loaded([Note])
+    case failed(String)
+  }
+
+  struct State: Equatable {
+    var notes: [Note] = []
+    var errorMessage: String?
+  }
+
+  enum Event {}
+
+  enum Lane: Hashable {
+    case load
+  }
+
+  let loadNotes: any LoadNotesUseCase
+
+  func plan(for action: Action, in state: State) -> ActionPlan<Self> {
+    .run(.latest(.load)) { [loadNotes] effects in
+      await effects.follow(
+        loadNotes(), onValue: { .apply(.loaded($0)) }, onFailure: { .apply(.failed($0.message)) })
+    }
+  }
+
+  static func reduce(_ state: inout State, _ effect: SideEffect) {
+    switch effect {
+    case .loaded(let notes): (state.notes, state.errorMessage) = (notes, nil)
+    case .failed(let message): state.errorMessage = message
+    }
+  }
+}
+
+/// The app's backend, in process: the first request for the notes fails with a 500, the next
+/// ones answer.
+actor NotesBackend {
+  private(set) var requests: [String] = []
+
+  func answer(_ request: InProcessRequest) -> InProcessReply {
+    requests.append("\(request.method) \(request.percentEncodedPath)")
+    let (status, body) =
+      requests.count == 1 ? (500, #"{"message":"down"}"#) : (200, #"[{"id":1,"title":"Milk"}]"#)
+    return .respond(
+      .init(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8)))
+  }
+}
+
+@Suite("An app's own slice in a target whose default isolation is the main actor", .timeLimit(.minutes(1)))
+struct AppTargetSliceTests {
+  @Test("its view model shows a failed load, then loads on the next appearance, over its own repository")
+  func failedLoadThenLoad() async {
+    let backend = NotesBackend()
+    let transport = InProcessTransport(StubHandler { await backend.answer($0) })
+    let client = URLSessionHTTPClient(baseURL: transport.baseURL, transport: transport)
+    let feature = NotesFeature(loadNotes: LoadNotes(repository: RemoteNoteRepository(client: client)))
+    let viewModel = ViewModel(feature, initialState: NotesFeature.State())
+
+    await viewModel.sendAndWait(.appeared)
+    #expect(viewModel.state == NotesFeature.State(errorMessage: DomainError.server(status: 500).message))
+    await viewModel.sendAndWait(.appeared)
+    #expect(viewModel.state == NotesFeature.State(notes: [Note(id: 1, text: "Milk")]))
+    #expect(await backend.requests == ["GET /notes", "GET /notes"])
+  }
+}
