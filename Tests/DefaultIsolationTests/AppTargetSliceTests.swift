@@ -66,7 +66,7 @@ struct NotesFeature: Feature {
     var errorMessage: String?
   }
 
-  enum Event {}
+  enum Event: Equatable {}
 
   enum Lane: Hashable {
     case load
@@ -105,18 +105,33 @@ actor NotesBackend {
 
 @Suite("An app's own slice in a target whose default isolation is the main actor", .timeLimit(.minutes(1)))
 struct AppTargetSliceTests {
+  /// The feature over its repository, whose client reaches `backend` in process.
+  private static func feature(over backend: NotesBackend) -> NotesFeature {
+    let transport = InProcessTransport(StubHandler { await backend.answer($0) })
+    let client = URLSessionHTTPClient(baseURL: transport.baseURL, transport: transport)
+    return NotesFeature(loadNotes: LoadNotes(repository: RemoteNoteRepository(client: client)))
+  }
+
   @Test("its view model shows a failed load, then loads on the next appearance, over its own repository")
   func failedLoadThenLoad() async {
     let backend = NotesBackend()
-    let transport = InProcessTransport(StubHandler { await backend.answer($0) })
-    let client = URLSessionHTTPClient(baseURL: transport.baseURL, transport: transport)
-    let feature = NotesFeature(loadNotes: LoadNotes(repository: RemoteNoteRepository(client: client)))
-    let viewModel = ViewModel(feature, initialState: NotesFeature.State())
+    let viewModel = ViewModel(Self.feature(over: backend), initialState: NotesFeature.State())
 
     await viewModel.sendAndWait(.appeared)
     #expect(viewModel.state == NotesFeature.State(errorMessage: DomainError.server(status: 500).message))
     await viewModel.sendAndWait(.appeared)
     #expect(viewModel.state == NotesFeature.State(notes: [Note(id: 1, text: "Milk")]))
     #expect(await backend.requests == ["GET /notes", "GET /notes"])
+  }
+
+  @Test("the test store an app's tests use drives it in such a target too")
+  func testStoreDrivesIt() async {
+    let store = TestStore(Self.feature(over: NotesBackend()), initialState: .init())
+
+    store.send(.appeared)
+    await store.receive { $0.errorMessage = DomainError.server(status: 500).message }
+    store.send(.appeared)
+    await store.receive { ($0.notes, $0.errorMessage) = ([Note(id: 1, text: "Milk")], nil) }
+    await store.finish()
   }
 }
