@@ -93,7 +93,7 @@ private struct CookieSessionAuthContract: AuthContract {
       }
       return IssuedTokens(
         accessToken: "\(session.name)=\(session.value)", refreshToken: nil,
-        expiry: session.expiresDate.map(TokenExpiry.at) ?? .unknown)
+        expiry: session.expiry)
     }
   }
 

@@ -111,24 +111,6 @@ struct IssuedTokenSets {
   }
 }
 
-extension HTTPURLResponse {
-  /// The cookie named `name` that this answer sets, read with `HTTPCookie` as an app's login
-  /// contract reads it: URLSession hands several `Set-Cookie` lines over as one field. A field
-  /// that is not all ASCII, as RFC 6265's grammar is, is dropped first: on Linux, `HTTPCookie`
-  /// traps on an expiry date with an accent after it.
-  func cookie(named name: String) -> HTTPCookie? {
-    let fields = allHeaderFields.reduce(into: [String: String]()) { fields, field in
-      if let name = field.key as? String, let value = field.value as? String,
-        value.utf8.allSatisfy({ $0 < 0x80 })
-      {
-        fields[name] = value
-      }
-    }
-    let origin = url ?? URL(fileURLWithPath: "/")
-    return HTTPCookie.cookies(withResponseHeaderFields: fields, for: origin).first { $0.name == name }
-  }
-}
-
 extension InProcessRequest {
   /// The value of the cookie named `name` in the request's `Cookie` header, as a server reads it.
   func cookie(named name: String) -> String? {
