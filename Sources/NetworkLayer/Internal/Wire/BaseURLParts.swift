@@ -42,11 +42,8 @@ struct BaseURLParts: Sendable {
   /// query before `query`'s items, and the base's fragment kept.
   func url(appending path: [String], endsWithSlash: Bool, query: [URLQueryItem]) throws(NetworkError) -> URL {
     var text = origin + self.path
-    for (index, segment) in path.enumerated() {
-      guard !segment.isEmpty else {
-        guard index == path.count - 1 else { throw .invalidURL("empty path segment") }
-        throw .invalidURL("empty last path segment: a path that ends with a slash is endingWithSlash()")
-      }
+    for segment in path {
+      guard !segment.isEmpty else { throw Self.emptySegment(in: path) }
       text += "/"
       text += PercentEncoding.segment(segment)
     }
@@ -70,5 +67,12 @@ struct BaseURLParts: Sendable {
       throw .invalidURL("could not form a URL for path \(path)")
     }
     return url
+  }
+
+  /// The error for `path`, which has an empty segment: when only the last one is empty, it says
+  /// how a path ends with a slash.
+  private static func emptySegment(in path: [String]) -> NetworkError {
+    guard !path.dropLast().contains(where: \.isEmpty) else { return .invalidURL("empty path segment") }
+    return .invalidURL("empty last path segment: a path that ends with a slash is endingWithSlash()")
   }
 }
