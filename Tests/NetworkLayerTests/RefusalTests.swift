@@ -349,6 +349,20 @@ struct RefusalTests {
   }
 
   @Test(
+    "a machine's code is no sentence: FastAPI Users' detail, a bare OAuth error, Firebase Auth's message; words still are",
+    arguments: [
+      (400, #"{"detail":"LOGIN_BAD_CREDENTIALS"}"#, nil),
+      (401, #"{"error":"invalid_token"}"#, nil),
+      (400, #"{"error":{"code":400,"message":"EMAIL_EXISTS","errors":[{"reason":"invalid"}]}}"#, nil),
+      (409, #"{"detail":"EMAIL_TAKEN","message":"That email is taken."}"#, "That email is taken."),
+      (400, #"{"message":"ユーザー名またはパスワードが違います"}"#, "ユーザー名またはパスワードが違います"),
+      (410, #"{"message":"Expired"}"#, "Expired"),
+    ] as [(Int, String, String?)])
+  func codesAreNoSentence(status: Int, body: String, sentence: String?) async {
+    #expect(await Self.sentenceOfBadStatus(status, body: body) == sentence)
+  }
+
+  @Test(
     "a blank text is no sentence: an empty message leaves the error beside it, and a refusal its default")
   func blankSentences() async {
     let empty = #"{"message":"","error":"A todo with this title already exists."}"#

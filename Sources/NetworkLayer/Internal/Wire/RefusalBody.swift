@@ -58,7 +58,7 @@ enum RefusalBody {
       }
     }
     let keys = isProblem ? ["detail", "title"] : sentenceKeys
-    let sentence = keys.lazy.compactMap { strings(object[$0])?.joined(separator: " ") }.first
+    let sentence = keys.lazy.compactMap { words(object[$0]) }.first
     guard isProblem || !fieldErrors.isEmpty else { return nil }
     return (sentence, fieldErrors)
   }
@@ -78,7 +78,9 @@ enum RefusalBody {
   /// `"error": "Conflict"`): that says nothing the status does not, so the screen's own words are
   /// shown instead.
   static func sentence(inExcerpt excerpt: String, status: Int) -> String? {
-    guard let sentence = sentence(inExcerpt: excerpt), !isReasonPhrase(sentence, of: status) else {
+    guard let sentence = sentence(inExcerpt: excerpt), !isReasonPhrase(sentence, of: status),
+      !isCode(sentence)
+    else {
       return nil
     }
     return sentence
@@ -101,8 +103,8 @@ enum RefusalBody {
       "title",
     ]
     let nested = byName(object["error"] as? [String: Any] ?? [:])
-    return keys.lazy.compactMap { strings(object[$0])?.joined(separator: " ") }.first
-      ?? strings(nested["message"])?.joined(separator: " ")
+    return keys.lazy.compactMap { words(object[$0]) }.first
+      ?? words(nested["message"])
       ?? sentence(inErrorsList: object["errors"])
   }
 
@@ -142,9 +144,9 @@ enum RefusalBody {
   /// specific one.
   private static func sentence(inErrorsList value: Any?) -> String? {
     guard let list = value as? [Any] else { return nil }
-    if let texts = strings(list) { return texts.joined(separator: " ") }
+    if let texts = words(list) { return texts }
     let first = list.first as? [String: Any] ?? [:]
-    return ["detail", "message", "title"].lazy.compactMap { strings(first[$0])?.joined(separator: " ") }.first
+    return ["detail", "message", "title"].lazy.compactMap { words(first[$0]) }.first
   }
 
   /// An excerpt of one line of text that is neither JSON nor markup: Go's `http.Error` writes its
@@ -272,6 +274,23 @@ enum RefusalBody {
       return named
     }
     return nil
+  }
+
+  /// The texts ``strings(_:)`` finds in `value`, joined, when they are words for a person rather
+  /// than a machine's code (see ``isCode(_:)``).
+  private static func words(_ value: Any?) -> String? {
+    strings(value).map { $0.joined(separator: " ") }.flatMap { isCode($0) ? nil : $0 }
+  }
+
+  /// Whether `text` is a machine's code, not words for a person: one ASCII token of letters,
+  /// digits, `_`, `-`, `.` and `:`, with an underscore or no lower-case letter
+  /// (`LOGIN_BAD_CREDENTIALS`, `invalid_token`, `EMAIL_EXISTS`). The screen then says it in its
+  /// own words, as it does for a bare reason phrase; a sentence in a script without spaces is no
+  /// ASCII token.
+  private static func isCode(_ text: String) -> Bool {
+    let isTokenCharacter = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || "_-.:".contains(c)) }
+    guard !text.isEmpty, text.allSatisfy(isTokenCharacter) else { return false }
+    return text.contains("_") || !text.contains(where: \.isLowercase)
   }
 
   /// A message, or a list of them, without the blank ones (Spring Boot's `"message": ""`), so a
