@@ -349,6 +349,20 @@ struct RefusalTests {
   }
 
   @Test(
+    "a detail that is an object gives its message or reason: FastAPI's HTTPException with a dict, FastAPI Users' refusal",
+    arguments: [
+      (
+        400, #"{"detail":{"code":"REGISTER_INVALID_PASSWORD","reason":"Password should be at least 8 characters"}}"#,
+        "Password should be at least 8 characters"
+      ),
+      (409, #"{"detail":{"message":"That title is taken.","todo_id":7}}"#, "That title is taken."),
+      (400, #"{"detail":{"code":"LOGIN_USER_NOT_VERIFIED"}}"#, nil),
+    ] as [(Int, String, String?)])
+  func sentenceOfADetailObject(status: Int, body: String, sentence: String?) async {
+    #expect(await Self.sentenceOfBadStatus(status, body: body) == sentence)
+  }
+
+  @Test(
     "a machine's code is no sentence: FastAPI Users' detail, a bare OAuth error, Firebase Auth's message; words still are",
     arguments: [
       (400, #"{"detail":"LOGIN_BAD_CREDENTIALS"}"#, nil),

@@ -39,7 +39,8 @@ enum RefusalBody {
     .Refusal?
   {
     var fieldErrors: [String: [String]] = [:]
-    for key in listKeys + envelopeListKeys {
+    // FastAPI's `detail` lists field errors; as an object it says why in its own words instead.
+    for key in listKeys + envelopeListKeys where key != "detail" || object[key] is [Any] {
       fieldErrors.merge(fields(in: object[key]), uniquingKeysWith: +)
     }
     // Litestar lists its entries under `extra`; an object there is whatever else a server adds.
@@ -89,10 +90,11 @@ enum RefusalBody {
   /// The `detail`, `non_field_errors`, `message`, `msg`, `error_message`, `error_description`,
   /// `error` or `title` of a JSON error body's excerpt, in any case and with any separators, a
   /// text or a list of texts; or else the `message` of an `error` object (Google's and
-  /// Firebase's shape); or else what an `errors` list says (see ``sentence(inErrorsList:)``); or
-  /// else a one-line plain text. Any error body, not only a refusal's, so `title` here is a
-  /// sentence rather than a field. OAuth's `error` is a code (`invalid_grant`), so its
-  /// `error_description` comes first.
+  /// Firebase's shape); or else the `message` or `reason` of a `detail` object (FastAPI's
+  /// `HTTPException` given a dict, FastAPI Users' refusals); or else what an `errors` list says
+  /// (see ``sentence(inErrorsList:)``); or else a one-line plain text. Any error body, not only a
+  /// refusal's, so `title` here is a sentence rather than a field. OAuth's `error` is a code
+  /// (`invalid_grant`), so its `error_description` comes first.
   private static func sentence(inExcerpt excerpt: String) -> String? {
     guard let body = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
       return sentence(inCutJSON: excerpt) ?? sentence(inPlainText: excerpt)
@@ -103,8 +105,10 @@ enum RefusalBody {
       "title",
     ]
     let nested = byName(object["error"] as? [String: Any] ?? [:])
+    let detail = byName(object["detail"] as? [String: Any] ?? [:])
     return keys.lazy.compactMap { words(object[$0]) }.first
       ?? words(nested["message"])
+      ?? ["message", "reason"].lazy.compactMap { words(detail[$0]) }.first
       ?? sentence(inErrorsList: object["errors"])
   }
 
