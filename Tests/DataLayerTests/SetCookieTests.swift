@@ -8,8 +8,8 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// `HTTPURLResponse.cookie(named:)`, as a login contract's `map` reads a sign-in answer, on answers
-/// the Python server's raw probe writes byte for byte on a real socket.
+/// `HTTPURLResponse.cookie(named:)` and `HTTPCookie.expiry`, as a login contract's `map` reads a
+/// sign-in answer, on answers the Python server's raw probe writes byte for byte on a real socket.
 @Suite(
   "The cookies a sign-in answer sets, as a login contract reads them",
   .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason),
