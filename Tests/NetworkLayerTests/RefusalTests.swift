@@ -352,7 +352,8 @@ struct RefusalTests {
     "a detail that is an object gives its message or reason: FastAPI's HTTPException with a dict, FastAPI Users' refusal",
     arguments: [
       (
-        400, #"{"detail":{"code":"REGISTER_INVALID_PASSWORD","reason":"Password should be at least 8 characters"}}"#,
+        400,
+        #"{"detail":{"code":"REGISTER_INVALID_PASSWORD","reason":"Password should be at least 8 characters"}}"#,
         "Password should be at least 8 characters"
       ),
       (409, #"{"detail":{"message":"That title is taken.","todo_id":7}}"#, "That title is taken."),
