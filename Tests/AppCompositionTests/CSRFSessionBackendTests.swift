@@ -110,7 +110,8 @@ private struct DjangoSessionAuthContract: AuthContract {
     Endpoint(
       method: .post, path: ["api", "auth", "logout"],
       headers: [
-        "Cookie": tokens.accessToken, "X-CSRFToken": CSRFHeader.token(inCookies: tokens.accessToken) ?? "",
+        "Cookie": tokens.accessToken,
+        "X-CSRFToken": cookieValue(named: "csrftoken", in: tokens.accessToken) ?? "",
       ]
     )
     .endingWithSlash()
@@ -134,14 +135,11 @@ private struct DjangoSessionAuthContract: AuthContract {
 /// The app's own interceptor: it runs after the auth interceptor, so the session's cookies are on
 /// the request, and copies the CSRF token into `X-CSRFToken` on every request that is not safe.
 private struct CSRFHeader: RequestInterceptor {
-  static func token(inCookies cookies: String) -> String? {
-    cookies.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
-      .first { $0.hasPrefix("csrftoken=") }.map { String($0.dropFirst("csrftoken=".count)) }
-  }
-
   func adapt(_ request: URLRequest, context: RequestContext) async throws(NetworkError) -> URLRequest {
     guard ![.get, .head, .options].contains(context.method),
-      let token = request.value(forHTTPHeaderField: "Cookie").flatMap(Self.token(inCookies:))
+      let token = request.value(forHTTPHeaderField: "Cookie").flatMap({
+        cookieValue(named: "csrftoken", in: $0)
+      })
     else { return request }
     var request = request
     request.setValue(token, forHTTPHeaderField: "X-CSRFToken")

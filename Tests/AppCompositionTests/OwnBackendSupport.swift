@@ -114,11 +114,17 @@ struct IssuedTokenSets {
 extension InProcessRequest {
   /// The value of the cookie named `name` in the request's `Cookie` header, as a server reads it.
   func cookie(named name: String) -> String? {
-    header("Cookie")?.split(separator: ";").lazy
-      .map { $0.trimmingCharacters(in: .whitespaces) }
-      .first { $0.hasPrefix(name + "=") }
-      .map { String($0.dropFirst(name.count + 1)) }
+    header("Cookie").flatMap { cookieValue(named: name, in: $0) }
   }
+}
+
+/// The value of the cookie named `name` in `cookies`, the `name=value; …` pairs of a `Cookie`
+/// header: what a server reads of a request, and what an app's interceptor reads of its own.
+func cookieValue(named name: String, in cookies: String) -> String? {
+  cookies.split(separator: ";").lazy
+    .map { $0.trimmingCharacters(in: .whitespaces) }
+    .first { $0.hasPrefix(name + "=") }
+    .map { String($0.dropFirst(name.count + 1)) }
 }
 
 extension InProcessReply {
