@@ -98,9 +98,12 @@ struct RedactorTests {
 
   @Test("a key that only contains a credential name is not a credential field")
   func similarKeys() throws {
-    let redacted = try redact(#"{"passwordHint":"pet's name","tokenType":"Bearer"}"#)
+    let redacted = try redact(
+      #"{"passwordHint":"pet's name","tokenType":"Bearer","sessionExpiresIn":900,"sidebar":"left"}"#)
     #expect(redacted.contains("pet's name"))
     #expect(redacted.contains(#""tokenType":"Bearer""#))
+    #expect(redacted.contains(#""sessionExpiresIn":900"#))
+    #expect(redacted.contains(#""sidebar":"left""#))
   }
 
   @Test(

@@ -22,7 +22,8 @@ struct TokenFieldRedactionTests {
     "a token field is redacted in what a verbose monitor prints, by any common name",
     arguments: [
       "access", "refresh", "access_token", "refresh_token", "id_token", "token", "password",
-      "client_secret", "jwt",
+      "client_secret", "jwt", "sessionid", "session_id", "PHPSESSID", "JSESSIONID", "sessionKey",
+      "session_key", "sid", "assertion", "client_assertion",
     ]
   )
   func commonNames(name: String) async throws {

@@ -18,13 +18,15 @@ import LayeredSupport
 ///
 /// A credential name is compared without case, `-`, `_` or `.`: it is `key`, `sig`, `pwd`,
 /// `pass`, `access`, `refresh` or `jwt` (the token fields of many JWT backends), `auth`
-/// (Firebase's database takes its ID token so) or `appid` (OpenWeather's key), or it ends in
-/// `token`, `secret`, `password`, `passwd`, `passphrase`, `passcode`, `otp`, `codeverifier`
-/// (PKCE's), `signature`, `credential(s)`, or `apikey`, `appkey`, `accesskey`, `secretkey`,
-/// `privatekey`, `clientkey`, `masterkey` or `subscriptionkey`; either of these may be followed
-/// by `confirmation`, `confirm`, `repeat` or `again` and by a number. So `refreshToken`,
-/// `id_token`, `client_secret`, `access_key`, `password_confirmation` and `new_password2` are
-/// credentials, `tokenType`, `passwordHint`, `otp_enabled` and `sortKey` are not.
+/// (Firebase's database takes its ID token so), `appid` (OpenWeather's key) or `sid`, or it ends
+/// in `token`, `secret`, `password`, `passwd`, `passphrase`, `passcode`, `otp`, `codeverifier`
+/// (PKCE's), `signature`, `credential(s)`, `assertion` (OAuth's signed JWTs), `sessionid`,
+/// `sessid` or `sessionkey` (a session's identifier is its bearer's credential), or `apikey`,
+/// `appkey`, `accesskey`, `secretkey`, `privatekey`, `clientkey`, `masterkey` or
+/// `subscriptionkey`; either of these may be followed by `confirmation`, `confirm`, `repeat` or
+/// `again` and by a number. So `refreshToken`, `id_token`, `client_secret`, `access_key`,
+/// `PHPSESSID`, `password_confirmation` and `new_password2` are credentials, `tokenType`,
+/// `passwordHint`, `otp_enabled`, `sessionExpiresIn` and `sortKey` are not.
 ///
 /// An app adds its backend's own names with ``addCredentialNames(_:)`` and
 /// ``addCredentialHeaders(_:)``. What the request itself carried is also removed by value,
@@ -120,11 +122,11 @@ public enum Redactor {
   }
 
   private static let exactCredentialNames: Set<String> = [
-    "key", "sig", "pwd", "pass", "access", "refresh", "jwt", "auth", "appid",
+    "key", "sig", "pwd", "pass", "access", "refresh", "jwt", "auth", "appid", "sid",
   ]
   private static let credentialSuffixes = [
     "token", "secret", "password", "passwd", "passphrase", "passcode", "otp", "codeverifier", "signature",
-    "credential", "credentials",
+    "credential", "credentials", "assertion", "sessionid", "sessid", "sessionkey",
     "apikey", "appkey", "accesskey", "secretkey", "privatekey", "clientkey", "masterkey", "subscriptionkey",
   ]
 
