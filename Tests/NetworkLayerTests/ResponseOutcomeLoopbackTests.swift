@@ -174,6 +174,33 @@ struct ResponseOutcomeLoopbackTests {
     }
   }
 
+  @Test(
+    "a 304 to a conditional request is the optional endpoint's nil where 304 is acceptable, and a bad status elsewhere"
+  )
+  func notModified() async throws {
+    try await withServer { client, _ in
+      let reply = "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nConnection: close\r\n\r\n"
+      func conditional<Value>(_ endpoint: Endpoint<Value>, accepting codes: Range<Int>) -> Endpoint<Value> {
+        var endpoint = endpoint
+        endpoint.path = ["_probe", "raw"]
+        endpoint.query = [URLQueryItem(name: "reply", value: reply)]
+        endpoint.headers = ["If-None-Match": #""v1""#]
+        endpoint.acceptableStatusCodes = codes
+        return endpoint
+      }
+
+      let unchanged = try await client.response(
+        for: conditional(Endpoint<Article?>(path: []), accepting: 200..<305))
+      #expect(unchanged.value == nil)
+      #expect(unchanged.statusCode == 304)
+      #expect(unchanged.value(forHTTPHeaderField: "ETag") == #""v1""#)
+      let required = await client.outcome(conditional(Endpoint<Article>(path: []), accepting: 200..<305))
+      #expect(required == .failure(.noData))
+      let unasked = await client.outcome(conditional(Endpoint<Article?>(path: []), accepting: 200..<300))
+      #expect(unasked == .failure(.badStatus(code: 304, bodyExcerpt: nil)))
+    }
+  }
+
   @Test("the completion-handler form gives the same response details")
   func metadataByCompletion() async throws {
     try await withServer { client, _ in

@@ -21,7 +21,7 @@ public struct NoContent: Decodable, EmptyResponse, Hashable, Sendable {
 }
 
 /// An endpoint whose response is optional succeeds with `nil` on an empty body where one is
-/// acceptable (204, 205, `HEAD`), instead of failing with ``NetworkError/noData``.
+/// acceptable (204, 205, `HEAD`, an accepted 304), instead of failing with ``NetworkError/noData``.
 extension Optional: EmptyResponse {
   /// An empty body decodes to `nil`.
   public static var emptyValue: Wrapped? { nil }

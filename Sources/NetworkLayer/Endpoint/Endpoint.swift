@@ -17,7 +17,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
   /// Whether a successful response must have a body. `false` for endpoints that expect nothing
   /// (`Response == NoContent`): any body is ignored and an empty one is fine with any status.
   public var expectsContent: Bool
-  /// The value to return when a successful response has no body (204, 205, `HEAD`), or `nil`
+  /// The value to return when an accepted response has no body (204, 205, 304, `HEAD`), or `nil`
   /// if this endpoint needs a body, in which case an empty one fails with ``NetworkError/noData``.
   public var emptyResponseValue: Response?
   /// Turns a successful, non-empty response body into `Response`.

@@ -35,7 +35,7 @@ extension Endpoint {
     // An endpoint that expects no content ignores whatever body it gets.
     guard body.isEmpty || !expectsContent else { return try decode(body) }
     let emptyIsNormal =
-      !expectsContent || emptyBodyIsValue || [204, 205].contains(response.statusCode)
+      !expectsContent || emptyBodyIsValue || [204, 205, 304].contains(response.statusCode)
       || self.request.method == .head
     guard emptyIsNormal, let value = emptyResponseValue else { throw .noData }
     return value
