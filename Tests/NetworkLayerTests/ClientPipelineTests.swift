@@ -184,6 +184,27 @@ struct ClientPipelineTests {
     #expect(server.count == 0)
   }
 
+  @Test(
+    "a call that fails before its first attempt names the URL it would have gone to, or its path when there is none"
+  )
+  func urlOfACallThatNeverSent() async {
+    let server = ScriptedServer(statuses: [200])
+    let log = EventLog()
+    let client = server.client(
+      interceptors: [Marker(mark: "a", adaptError: .invalidRequest("no way"))], monitors: [log])
+    let listed = Endpoint<TestTodo>(path: ["todos", "1"], query: [URLQueryItem(name: "q", value: "a b")])
+    _ = await client.outcome(listed.endingWithSlash())
+    _ = await client.outcome(Endpoint<TestTodo>(path: ["todos", ""]))
+    let urls = log.events.withLock { events in
+      events.compactMap { event -> String? in
+        if case .failed(let summary, _, _) = event { summary.url } else { nil }
+      }
+    }
+    let base = server.mount.baseURL.absoluteString
+    #expect(urls == [base + "/todos/1/?q=a%20b", "/todos/"])
+    #expect(server.count == 0)
+  }
+
   @Test("Retry-After is waited for, on the client's clock")
   func honoursRetryAfter() async throws {
     let server = ScriptedServer(statuses: [429, 200], headers: ["Retry-After": "3"])

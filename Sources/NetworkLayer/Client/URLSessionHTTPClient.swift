@@ -75,7 +75,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   /// the one an interceptor chose). A retry whose wait would reach the deadline is not waited
   /// for: the call ends at once with the last attempt's error.
   public func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
-    let call = monitors.isEmpty ? nil : MonitoredCall.start(monitors: monitors)
+    let call = monitors.isEmpty ? nil : MonitoredCall.start(monitors: monitors, baseURL: baseURL)
     let deadline = endpoint.request.deadline.map(DeadlineLength.init) ?? defaultDeadline
     let scope = CallScope()
     // Ended before the first attempt is built, so nothing is sent and monitors see the call fail.

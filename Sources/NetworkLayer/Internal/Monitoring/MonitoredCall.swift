@@ -20,17 +20,20 @@ final class MonitoredCall: Sendable {
   private let id: Int
   private let started: ContinuousClock.Instant
   private let monitors: [any NetworkEventMonitor]
+  /// The client's base URL, for naming a call that ends before its first attempt is sent.
+  private let baseURL: URL
   private let state = Locked(State())
 
-  private init(id: Int, started: ContinuousClock.Instant, monitors: [any NetworkEventMonitor]) {
+  private init(id: Int, started: ContinuousClock.Instant, monitors: [any NetworkEventMonitor], baseURL: URL) {
     self.id = id
     self.started = started
     self.monitors = monitors
+    self.baseURL = baseURL
   }
 
-  /// A call that starts now, with the next number.
-  static func start(monitors: [any NetworkEventMonitor]) -> MonitoredCall {
-    MonitoredCall(id: CallCounter.next(), started: .now, monitors: monitors)
+  /// A call to the API at `baseURL` that starts now, with the next number.
+  static func start(monitors: [any NetworkEventMonitor], baseURL: URL) -> MonitoredCall {
+    MonitoredCall(id: CallCounter.next(), started: .now, monitors: monitors, baseURL: baseURL)
   }
 
   /// Reports attempt number `attempt`, about to send `request`, redacted.
@@ -69,12 +72,16 @@ final class MonitoredCall: Sendable {
     ContinuousClock.now - started
   }
 
-  /// The latest attempt's summary or, for a call that failed before its first attempt was
-  /// built, one made from the endpoint.
+  /// The latest attempt's summary or, for a call that failed before its first attempt was sent,
+  /// one of the request the endpoint makes (the interceptors' changes aside), or of its path
+  /// when it makes none (an invalid URL).
   private func latestSummary<Response>(_ endpoint: Endpoint<Response>) -> RequestSummary {
-    state.withLock { $0.summary }
-      ?? RequestSummary(
+    if let summary = state.withLock({ $0.summary }) { return summary }
+    guard let request = try? endpoint.urlRequest(relativeTo: baseURL) else {
+      return RequestSummary(
         callID: id, attempt: 0, method: endpoint.request.method.rawValue, path: endpoint.request.path)
+    }
+    return RequestSummary(callID: id, attempt: 0, request: request, credentials: endpoint.request.credentials)
   }
 
   private func report(_ event: NetworkEvent) {
