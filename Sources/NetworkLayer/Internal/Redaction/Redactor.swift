@@ -58,7 +58,7 @@ public enum Redactor {
   private static let added = Locked(Added())
 
   /// Adds names of JSON keys, form fields and query items that hold credentials in the app's
-  /// backend (`rt`, `session_key`), for every client in the process. They are compared as the
+  /// backend (`rt`, `ticket`), for every client in the process. They are compared as the
   /// built-in ones are, without case, `-`, `_` or `.`; names can be added, never removed. Call
   /// it at launch, before the first request.
   public static func addCredentialNames(_ names: some Sequence<String>) {
