@@ -364,6 +364,30 @@ struct RefusalTests {
   }
 
   @Test(
+    "a reason is the sentence when nothing says more: Vapor's error body, its status's phrase aside; Kubernetes' message before its reason",
+    arguments: [
+      (401, #"{"error":true,"reason":"Invalid email or password."}"#, "Invalid email or password."),
+      (
+        409, #"{"error":true,"reason":"A todo with this title already exists."}"#,
+        "A todo with this title already exists."
+      ),
+      (404, #"{"error":true,"reason":"Not Found"}"#, nil),
+      (
+        400,
+        #"{"error":true,"reason":"title is empty, email is not a valid email address, password is less than minimum of 8 character(s), name contains '-' (allowed: A-Z, a-z, 0-9)"}"#,
+        "title is empty, email is not a valid email address, password is less than minimum of 8 character(s), name contains '-' (allowed: A-Z, a-z, 0-9)"
+      ),
+      (
+        404,
+        #"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"todos \"7\" not found","reason":"NotFound","code":404}"#,
+        #"todos "7" not found"#
+      ),
+    ] as [(Int, String, String?)])
+  func reasonIsASentence(status: Int, body: String, sentence: String?) async {
+    #expect(await Self.sentenceOfBadStatus(status, body: body) == sentence)
+  }
+
+  @Test(
     "a machine's code is no sentence: FastAPI Users' detail, a bare OAuth error, Firebase Auth's message; words still are",
     arguments: [
       (400, #"{"detail":"LOGIN_BAD_CREDENTIALS"}"#, nil),
