@@ -144,4 +144,30 @@ struct NetworkErrorMappingTests {
           ))
     }
   }
+
+  @Test(
+    "a field the backend names by a dotted path, as Django Ninja files the body under the view's parameter, is renamed whole"
+  )
+  func dottedFieldNamesOfTheDomain() async {
+    // Django Ninja 1.7's answer to `{"title": ""}` posted to a view whose body parameter is `payload`.
+    let body =
+      #"{"detail": [{"type": "string_too_short", "loc": ["body", "payload", "title"], "msg": "String should have at least 1 character", "ctx": {"min_length": 1}}, {"type": "int_parsing", "loc": ["query", "limit"], "msg": "Input should be a valid integer"}]}"#
+    let server = StubHandler.transport(status: 422, body: body, contentType: "application/json")
+    let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: server)
+    let create = Endpoint<NoContent>(method: .post, path: ["api", "todos"], body: .json(["title": ""]))
+    do {
+      _ = try await client.sendTranslatingErrors(create, fieldNames: ["payload.title": "title"])
+      Issue.record("the refusal was not thrown")
+    } catch {
+      #expect(
+        error
+          == .rejected(
+            message: nil,
+            fieldErrors: [
+              "title": ["String should have at least 1 character"],
+              "limit": ["Input should be a valid integer"],
+            ]
+          ))
+    }
+  }
 }
