@@ -13,6 +13,10 @@ import Foundation
 /// tells, by the message libcurl wrote, the only trace of its own error code:
 /// - a body cut short, of its `Content-Length` or of its last chunk, when the connection closes,
 ///   is `networkConnectionLost`, as Apple's Foundation reports it and as a retry policy retries;
+/// - an HTTP/2 stream the server gave up on (its connection closed under it, or the server reset
+///   it for a reason that is no fault of the reply) is `badServerResponse` before any response,
+///   as this toolchain reports an HTTP/1.1 connection closed then, and `networkConnectionLost`
+///   after the head;
 /// - a body whose declared content coding cannot be undone (a gzip body that is not gzip, a coding
 ///   nobody knows) is `cannotDecodeContentData`;
 /// - a TLS failure before any response is the code Apple's Foundation gives it: a certificate out
@@ -57,12 +61,30 @@ enum TransportFailure {
     if isCutShort(head, received: received) || message.hasPrefix("transfer closed with") {
       return .networkConnectionLost
     }
+    if isAbandoned(message) { return head == nil ? .badServerResponse : .networkConnectionLost }
     guard isSendable(url) else { return .unknown }
     if head == nil, let failure = secureConnectionFailure(message) { return failure }
     if declaresContentCoding(head) || message.localizedCaseInsensitiveContains("content encoding") {
       return .cannotDecodeContentData
     }
     return .cannotParseResponse
+  }
+
+  /// Whether libcurl's message says the request was given up on rather than answered badly: an
+  /// HTTP/2 stream whose connection ended under it, or that the server reset without an error,
+  /// with an error of its own (`INTERNAL_ERROR`, `CANCEL`), or to refuse it (`REFUSED_STREAM`,
+  /// `ENHANCE_YOUR_CALM`); or connections that kept dying however often libcurl reconnected.
+  /// A reset for a malformed reply (`PROTOCOL_ERROR`, …) is not. libcurl 7.x and 8.x word these so.
+  private static func isAbandoned(_ message: String) -> Bool {
+    if message.hasPrefix("Connection died, tried") { return true }
+    guard message.hasPrefix("HTTP/2 stream ") else { return false }
+    if message.contains("was not closed cleanly before end of the underlying")
+      || message.hasSuffix(" was reset")
+    {
+      return true
+    }
+    let reasons = ["INTERNAL_ERROR", "CANCEL", "REFUSED_STREAM", "ENHANCE_YOUR_CALM"]
+    return message.contains("was not closed cleanly:") && reasons.contains { message.contains(": \($0) (") }
   }
 
   /// The code Foundation on Apple's systems gives a TLS failure that libcurl named before any
