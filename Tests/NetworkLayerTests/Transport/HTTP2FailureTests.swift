@@ -12,8 +12,8 @@ import Testing
 /// swift-corelibs-foundation passes them on as an unknown error. The messages below are libcurl's
 /// own: most are what 7.88.1 wrote against a hostile HTTP/2 server on a real socket, the others
 /// its sentences for other reset codes or in later versions. No test here can reach such a
-/// server, since this toolchain trusts only the system's certificates, so a protocol class fails
-/// the task with those words, on Foundation's own thread, as corelibs does.
+/// server, since this toolchain trusts only the system's certificates, so ``StubServer``'s
+/// protocol class fails the task with those words, on Foundation's own thread, as corelibs does.
 @Suite("HTTP/2 failures as libcurl words them", .timeLimit(.minutes(1)))
 struct HTTP2FailureTests {
   /// One libcurl failure, before or after the response head arrived.
@@ -50,7 +50,8 @@ struct HTTP2FailureTests {
         expected: .networkConnectionLost),
     ])
   func abandonedStreams(failure: Failure) async {
-    let server = FailingServer(failure)
+    let server = StubServer(
+      .urlSession, answer: .libcurlFailure(message: failure.message, afterHead: failure.afterHead))
     let result = await server.client().outcome(
       Endpoint<Data>(method: .post, path: ["todos"], body: .json(["title": "a"])))
 
@@ -71,7 +72,8 @@ struct HTTP2FailureTests {
       Failure(message: "Error in the HTTP2 framing layer", expected: .cannotParseResponse),
     ])
   func malformedReplies(failure: Failure) async {
-    let server = FailingServer(failure)
+    let server = StubServer(
+      .urlSession, answer: .libcurlFailure(message: failure.message, afterHead: failure.afterHead))
     let result = await server.client(interceptors: [RetryPolicy(baseDelay: .zero)]).outcome(
       Endpoint<Data>(path: ["todos"]))
 
@@ -81,67 +83,14 @@ struct HTTP2FailureTests {
 
   @Test("a GET whose stream the server reset is sent again, as after a connection closed on HTTP/1.1")
   func abandonedGetIsRetried() async {
-    let server = FailingServer(
-      Failure(
-        message: "HTTP/2 stream 1 was not closed cleanly: INTERNAL_ERROR (err 2)",
-        expected: .badServerResponse))
+    let server = StubServer(
+      .urlSession,
+      answer: .libcurlFailure(
+        message: "HTTP/2 stream 1 was not closed cleanly: INTERNAL_ERROR (err 2)", afterHead: false))
     let result = await server.client(interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: .zero)]).outcome(
       Endpoint<Data>(path: ["todos"]))
 
     #expect(result == .failure(.transport(code: URLError.Code.badServerResponse.rawValue)))
     #expect(server.arrivals.withLock { $0 } == 3, "every attempt the policy allows reached the server")
   }
-}
-
-/// Fails every request with libcurl's words for one HTTP/2 failure, counting the requests that
-/// reached it.
-private final class FailingServer: Sendable {
-  let arrivals = Locked(0)
-  let failure: HTTP2FailureTests.Failure
-  private let host = "\(UUID().uuidString.lowercased()).h2.invalid"
-
-  init(_ failure: HTTP2FailureTests.Failure) {
-    self.failure = failure
-    FailingProtocol.servers.withLock { $0[host] = self }
-  }
-
-  func client(interceptors: [any RequestInterceptor] = []) -> URLSessionHTTPClient {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.protocolClasses = [FailingProtocol.self]
-    configuration.urlCache = nil
-    let baseURL = URL(string: "https://\(host)") ?? URL(fileURLWithPath: "/")
-    return URLSessionHTTPClient(
-      baseURL: baseURL, session: URLSession(configuration: configuration), interceptors: interceptors)
-  }
-}
-
-/// Fails from `startLoading`, on the task's work queue, with an unknown error carrying libcurl's
-/// message, after the response head when the failure says so.
-private final class FailingProtocol: URLProtocol {
-  static let servers = Locked([String: FailingServer]())
-
-  private static func server(for request: URLRequest) -> FailingServer? {
-    guard let host = request.url?.host?.lowercased() else { return nil }
-    return servers.withLock { $0[host] }
-  }
-
-  override class func canInit(with request: URLRequest) -> Bool { server(for: request) != nil }
-
-  override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
-
-  override func startLoading() {
-    guard let server = Self.server(for: request), let url = request.url else { return }
-    server.arrivals.withLock { $0 += 1 }
-    if server.failure.afterHead,
-      let head = HTTPURLResponse(
-        url: url, statusCode: 200, httpVersion: "HTTP/2", headerFields: ["Content-Type": "application/json"])
-    {
-      client?.urlProtocol(self, didReceive: head, cacheStoragePolicy: .notAllowed)
-      client?.urlProtocol(self, didLoad: Data(#"{"id":"#.utf8))
-    }
-    let error = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: server.failure.message])
-    client?.urlProtocol(self, didFailWithError: error)
-  }
-
-  override func stopLoading() {}
 }

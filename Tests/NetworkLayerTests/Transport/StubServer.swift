@@ -24,6 +24,11 @@ enum StubAnswer: Sendable {
   case respond(InProcessResponse)
   /// Answers nothing until the client stops the request.
   case hang
+  /// Fails as swift-corelibs-foundation fails a libcurl error it has no code for: an unknown
+  /// error carrying libcurl's `message`, after a response head and the start of a body when
+  /// `afterHead`. Only the URLSession carrier has libcurl's words; the in-process one fails with
+  /// `unknown` alone.
+  case libcurlFailure(message: String, afterHead: Bool)
 }
 
 /// A server that gives one answer to every request and counts, at the server, what arrived and
@@ -46,14 +51,18 @@ final class StubServer: Sendable {
       let inProcess = InProcessTransport(
         StubHandler { _ in
           counters.0.withLock { $0 += 1 }
-          guard case .respond(let response) = answer else {
+          switch answer {
+          case .respond(let response):
+            return .respond(response)
+          case .libcurlFailure:
+            return .fail(.unknown)
+          case .hang:
             counters.1.withLock { $0 += 1 }
             try? await Task.sleep(for: .seconds(3600))
             counters.1.withLock { $0 -= 1 }
             counters.2.withLock { $0 += 1 }
             return .fail(.cancelled)
           }
-          return .respond(response)
         })
       baseURL = inProcess.baseURL
       transport = inProcess
@@ -96,15 +105,28 @@ private final class SynchronousStubProtocol: URLProtocol {
   override func startLoading() {
     guard let server = Self.server(for: request), let url = request.url else { return }
     server.arrivals.withLock { $0 += 1 }
-    guard case .respond(let response) = server.answer else {
+    switch server.answer {
+    case .respond(let response):
+      guard let head = response.head(for: url) else { return }
+      client?.urlProtocol(self, didReceive: head, cacheStoragePolicy: .notAllowed)
+      if !response.body.isEmpty { client?.urlProtocol(self, didLoad: response.body) }
+      client?.urlProtocolDidFinishLoading(self)
+    case .libcurlFailure(let message, let afterHead):
+      // A head without a length, as an HTTP/2 stream's often is, so that only the words tell.
+      if afterHead,
+        let head = HTTPURLResponse(
+          url: url, statusCode: 200, httpVersion: "HTTP/2", headerFields: ["Content-Type": "application/json"]
+        )
+      {
+        client?.urlProtocol(self, didReceive: head, cacheStoragePolicy: .notAllowed)
+        client?.urlProtocol(self, didLoad: Data(#"{"id":"#.utf8))
+      }
+      client?.urlProtocol(
+        self, didFailWithError: URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message]))
+    case .hang:
       hanging.withLock { $0 = true }
       server.open.withLock { $0 += 1 }
-      return
     }
-    guard let head = response.head(for: url) else { return }
-    client?.urlProtocol(self, didReceive: head, cacheStoragePolicy: .notAllowed)
-    if !response.body.isEmpty { client?.urlProtocol(self, didLoad: response.body) }
-    client?.urlProtocolDidFinishLoading(self)
   }
 
   override func stopLoading() {
