@@ -388,6 +388,44 @@ struct RefusalTests {
   }
 
   @Test(
+    "a description says more than a title: Falcon's error body, whose title may be only its status line",
+    arguments: [
+      (
+        401, #"{"title": "401 Unauthorized", "description": "Wrong email or password."}"#,
+        "Wrong email or password."
+      ),
+      (
+        409, #"{"title": "409 Conflict", "description": "A todo with this title already exists."}"#,
+        "A todo with this title already exists."
+      ),
+      (
+        400, #"{"title": "Missing parameter", "description": "The \"q\" parameter is required."}"#,
+        #"The "q" parameter is required."#
+      ),
+      (400, #"{"title": "Request data failed validation"}"#, "Request data failed validation"),
+      (
+        400, #"{"description":"Bad Request","status":400,"message":"Title may not be blank."}"#,
+        "Title may not be blank."
+      ),
+    ] as [(Int, String, String?)])
+  func descriptionIsASentence(status: Int, body: String, sentence: String?) async {
+    #expect(await Self.sentenceOfBadStatus(status, body: body) == sentence)
+  }
+
+  @Test(
+    "a status line says nothing either: Falcon's bare title, aiohttp's text, Sanic's description",
+    arguments: [
+      (400, #"{"title": "400 Bad Request"}"#, "application/json"),
+      (404, #"{"title": "404 Not Found"}"#, "application/json"),
+      (400, "400: Bad Request", "text/plain; charset=utf-8"),
+      (503, "503 - Service Unavailable\n", "text/plain"),
+      (404, #"{"description":"Not Found","status":404}"#, "application/json"),
+    ])
+  func statusLinesAreNoSentence(status: Int, body: String, contentType: String) async {
+    #expect(await Self.sentenceOfBadStatus(status, body: body, contentType: contentType) == nil)
+  }
+
+  @Test(
     "a machine's code is no sentence: FastAPI Users' detail, a bare OAuth error, Firebase Auth's message; words still are",
     arguments: [
       (400, #"{"detail":"LOGIN_BAD_CREDENTIALS"}"#, nil),

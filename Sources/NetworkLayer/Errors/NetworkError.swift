@@ -52,9 +52,9 @@ public enum NetworkError: Error, Sendable, Hashable {
 extension NetworkError {
   /// The sentence for a person that the server put in its error body, if any: a refusal's
   /// message, or what a JSON or one-line plain-text body says in the shapes backends write
-  /// (`message`, `detail`, OAuth's `error_description`, Google's `error.message`, Vapor's
-  /// `reason`, an `errors` list, in any case), from the redacted excerpt, if it holds it whole.
-  /// Never blank, a bare reason phrase ("Bad Request") or a code (`LOGIN_BAD_CREDENTIALS`).
+  /// (`message`, `detail`, OAuth's `error_description`, `error.message`, Vapor's `reason`, Falcon's
+  /// `description`, an `errors` list, in any case), from the redacted excerpt if it holds it whole.
+  /// Never blank, a reason phrase ("Bad Request", "404 Not Found") or a code (`LOGIN_BAD_CREDENTIALS`).
   public var serverSentence: String? {
     switch self {
     case .refused(_, let message, _): message

@@ -76,8 +76,8 @@ enum RefusalBody {
 
   /// The server's sentence in the excerpt of an error body answered with `status` (see
   /// ``sentence(inExcerpt:)``), unless it only names that status ("Bad Request", Spring Boot's
-  /// `"error": "Conflict"`): that says nothing the status does not, so the screen's own words are
-  /// shown instead.
+  /// `"error": "Conflict"`, Falcon's "404 Not Found", aiohttp's "404: Not Found"): that says
+  /// nothing the status does not, so the screen's own words are shown instead.
   static func sentence(inExcerpt excerpt: String, status: Int) -> String? {
     guard let sentence = sentence(inExcerpt: excerpt), !isReasonPhrase(sentence, of: status),
       !isCode(sentence)
@@ -88,7 +88,8 @@ enum RefusalBody {
   }
 
   /// The `detail`, `non_field_errors`, `message`, `msg`, `error_message`, `error_description`,
-  /// `error`, `reason` (Vapor's) or `title` of a JSON error body's excerpt, in any case and with
+  /// `error`, `reason` (Vapor's), `description` (Falcon's, whose `title` may be only its status
+  /// line) or `title` of a JSON error body's excerpt, in any case and with
   /// any separators, a text or a list of texts; or else the `message` of an `error` object
   /// (Google's and Firebase's shape); or else the `message` or `reason` of a `detail` object
   /// (FastAPI's `HTTPException` given a dict, FastAPI Users' refusals); or else what an `errors`
@@ -103,7 +104,7 @@ enum RefusalBody {
     let object = byName(body)
     let keys = [
       "detail", "nonfielderrors", "formerrors", "message", "msg", "errormessage", "errordescription", "error",
-      "reason", "title",
+      "reason", "description", "title",
     ]
     let nested = byName(object["error"] as? [String: Any] ?? [:])
     let detail = byName(object["detail"] as? [String: Any] ?? [:])
@@ -121,9 +122,12 @@ enum RefusalBody {
       object.map { key, value in (Redactor.normalized(key), value) }, uniquingKeysWith: { first, _ in first })
   }
 
-  /// Whether `sentence` is the reason phrase of `status`.
+  /// Whether `sentence` is the reason phrase of `status`, alone or after the status itself.
   private static func isReasonPhrase(_ sentence: String, of status: Int) -> Bool {
-    let text = sentence.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: ".")))
+    var text = Substring(sentence.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "."))))
+    if text.hasPrefix(String(status)) {
+      text = text.dropFirst(String(status).count).drop { " :-".contains($0) }
+    }
     return (reasonPhrases[status] ?? []).contains { $0.caseInsensitiveCompare(text) == .orderedSame }
   }
 
