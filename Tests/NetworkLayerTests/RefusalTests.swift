@@ -426,6 +426,36 @@ struct RefusalTests {
   }
 
   @Test(
+    "an errors object's detail is the sentence for the whole request, as Phoenix writes it; its status's phrase says nothing",
+    arguments: [
+      (401, #"{"errors":{"detail":"Invalid email or password"}}"#, "Invalid email or password"),
+      (
+        409, #"{"errors":{"detail":"A todo with this title already exists."}}"#,
+        "A todo with this title already exists."
+      ),
+      (404, #"{"errors":{"detail":"Not Found"}}"#, nil),
+      (400, #"{"errors":{"detail":"Bad Request"}}"#, nil),
+    ] as [(Int, String, String?)])
+  func phoenixDetailIsASentence(status: Int, body: String, sentence: String?) async {
+    #expect(await Self.sentenceOfBadStatus(status, body: body) == sentence)
+  }
+
+  @Test("a Phoenix changeset's lists are fields beside that sentence, a field named detail among them")
+  func phoenixChangesetFields() async {
+    let beside = #"{"errors":{"detail":"Check the title.","title":["can't be blank"]}}"#
+    #expect(
+      await Self.outcome(status: 422, body: beside)
+        == .failure(
+          .refused(status: 422, message: "Check the title.", fieldErrors: ["title": ["can't be blank"]])))
+    let named = #"{"errors":{"detail":["should be at most 500 character(s)"]}}"#
+    #expect(
+      await Self.outcome(status: 422, body: named)
+        == .failure(
+          .refused(status: 422, message: nil, fieldErrors: ["detail": ["should be at most 500 character(s)"]])
+        ))
+  }
+
+  @Test(
     "a machine's code is no sentence: FastAPI Users' detail, a bare OAuth error, Firebase Auth's message; words still are",
     arguments: [
       (400, #"{"detail":"LOGIN_BAD_CREDENTIALS"}"#, nil),

@@ -9,7 +9,7 @@ import Foundation
 /// `{"title": ["This field may not be blank."]}` object of many frameworks, each field with a list
 /// of messages, and `non_field_errors` or `detail` as the sentence for the whole form; `errors`
 /// that nest (marshmallow's, filed by webargs under the request's `json` or `query`) are read by
-/// dotted path. Each is
+/// dotted path, where a text under `detail` is Phoenix's sentence for the whole request. Each is
 /// also read inside an `error` object, the envelope of Stripe's, Google's, Strapi's and many
 /// hand-written APIs' errors, where the envelope itself may name its field (Stripe's `param`,
 /// OData's `target`), Google's `details` list its `fieldViolations` and Strapi's hold `errors`
@@ -38,6 +38,12 @@ enum RefusalBody {
   private static func read(_ object: [String: Any], isProblem: Bool, isEnvelope: Bool) -> RefusalFormat
     .Refusal?
   {
+    var object = object
+    let errorsDetail = wholeRequestDetail(in: object["errors"])
+    if errorsDetail != nil, var errors = object["errors"] as? [String: Any] {
+      errors["detail"] = nil
+      object["errors"] = errors
+    }
     var fieldErrors: [String: [String]] = [:]
     // FastAPI's `detail` lists field errors; as an object it says why in its own words instead.
     for key in listKeys + envelopeListKeys where key != "detail" || object[key] is [Any] {
@@ -59,7 +65,7 @@ enum RefusalBody {
       }
     }
     let keys = isProblem ? ["detail", "title"] : sentenceKeys
-    let sentence = keys.lazy.compactMap { words(object[$0]) }.first
+    let sentence = keys.lazy.compactMap { words(object[$0]) }.first ?? errorsDetail.flatMap(words)
     guard isProblem || !fieldErrors.isEmpty else { return nil }
     return (sentence, fieldErrors)
   }
@@ -92,8 +98,9 @@ enum RefusalBody {
   /// line) or `title` of a JSON error body's excerpt, in any case and with
   /// any separators, a text or a list of texts; or else the `message` of an `error` object
   /// (Google's and Firebase's shape); or else the `message` or `reason` of a `detail` object
-  /// (FastAPI's `HTTPException` given a dict, FastAPI Users' refusals); or else what an `errors`
-  /// list says (see ``sentence(inErrorsList:)``); or else a one-line plain text. Any error body,
+  /// (FastAPI's `HTTPException` given a dict, FastAPI Users' refusals); or else the text of an
+  /// `errors` object's `detail` (Phoenix's); or else what an `errors` list says (see
+  /// ``sentence(inErrorsList:)``); or else a one-line plain text. Any error body,
   /// not only a refusal's, so `title` here is a sentence rather than a field. OAuth's `error` is a
   /// code (`invalid_grant`), so its `error_description` comes first; Kubernetes' `reason` is one
   /// (`NotFound`), so its `message` does.
@@ -111,7 +118,15 @@ enum RefusalBody {
     return keys.lazy.compactMap { words(object[$0]) }.first
       ?? words(nested["message"])
       ?? ["message", "reason"].lazy.compactMap { words(detail[$0]) }.first
+      ?? wholeRequestDetail(in: object["errors"]).flatMap(words)
       ?? sentence(inErrorsList: object["errors"])
+  }
+
+  /// The text an `errors` object holds under `detail`: Phoenix's sentence for the whole request
+  /// (its error view's, and what its apps' fallback controllers write), where each field's
+  /// messages are a list.
+  private static func wholeRequestDetail(in errors: Any?) -> String? {
+    (errors as? [String: Any])?["detail"] as? String
   }
 
   /// `object` keyed by each key's name as the redactor compares names (lower case, without `-`,
