@@ -13,8 +13,9 @@ import Foundation
 /// tells, by the message libcurl wrote, the only trace of its own error code:
 /// - a body cut short, of its `Content-Length` or of its last chunk, when the connection closes,
 ///   is `networkConnectionLost`, as Apple's Foundation reports it and as a retry policy retries;
-/// - an HTTP/2 stream the server gave up on (its connection closed under it, or the server reset
-///   it for a reason that is no fault of the reply) is `badServerResponse` before any response,
+/// - an HTTP/2 stream the server gave up on (its connection closed under it, its session ended
+///   with it unanswered, or the server reset it for a reason that is no fault of the reply) is
+///   `badServerResponse` before any response,
 ///   as this toolchain reports an HTTP/1.1 connection closed then, and `networkConnectionLost`
 ///   after the head;
 /// - a body whose declared content coding cannot be undone (a gzip body that is not gzip, a coding
@@ -73,10 +74,14 @@ enum TransportFailure {
   /// Whether libcurl's message says the request was given up on rather than answered badly: an
   /// HTTP/2 stream whose connection ended under it, or that the server reset without an error,
   /// with an error of its own (`INTERNAL_ERROR`, `CANCEL`), or to refuse it (`REFUSED_STREAM`,
-  /// `ENHANCE_YOUR_CALM`); or connections that kept dying however often libcurl reconnected.
-  /// A reset for a malformed reply (`PROTOCOL_ERROR`, …) is not. libcurl 7.x and 8.x word these so.
+  /// `ENHANCE_YOUR_CALM`); a connection whose HTTP/2 session ended (a `GOAWAY`) with the stream
+  /// unanswered, which libcurl words only by its error code's name; or connections that kept
+  /// dying however often libcurl reconnected. A reset for a malformed reply (`PROTOCOL_ERROR`, …)
+  /// is not. libcurl 7.x and 8.x word these so.
   private static func isAbandoned(_ message: String) -> Bool {
-    if message.hasPrefix("Connection died, tried") { return true }
+    if message.hasPrefix("Connection died, tried") || message == "Error in the HTTP2 framing layer" {
+      return true
+    }
     guard message.hasPrefix("HTTP/2 stream ") else { return false }
     if message.contains("was not closed cleanly before end of the underlying")
       || message.hasSuffix(" was reset")
