@@ -33,8 +33,8 @@ public struct HTTPBody: Sendable {
     }
   }
 
-  /// A JSON-encoded value, sent as `application/json`. A value that cannot be encoded fails the
-  /// request with ``NetworkError/invalidRequest(_:)`` before anything is sent.
+  /// JSON, sent as `application/json` unless ``contentType`` is set after (JSON:API's, a merge patch's).
+  /// A value that cannot be encoded fails with ``NetworkError/invalidRequest(_:)`` before anything is sent.
   public static func json<Value: Encodable & Sendable>(
     _ value: Value,
     encoder: JSONEncoder = JSONEncoder()

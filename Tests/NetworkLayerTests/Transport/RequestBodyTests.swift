@@ -4,12 +4,12 @@ import LayeredTestSupport
 import NetworkLayer
 import Testing
 
-/// Form and multipart bodies as the loopback server's parsers read them.
+/// Form, multipart and JSON bodies as the loopback server's parsers read them.
 @Suite(
-  "Form and multipart bodies against the loopback server",
+  "Form, multipart and JSON bodies against the loopback server",
   .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason)
 )
-struct FormBodyTests {
+struct RequestBodyTests {
   private struct Echo: Decodable, Sendable, Equatable {
     var echo: Bool
   }
@@ -31,6 +31,22 @@ struct FormBodyTests {
     let arrived = try #require(received.first)
     #expect(arrived.headers["content-type"] == "application/x-www-form-urlencoded")
     #expect(arrived.form == fields.map { [$0.name, $0.value ?? ""] })
+  }
+
+  @Test(
+    "a JSON body goes out under the media type its backend asks for, encoded as any other",
+    arguments: ["application/json", "application/vnd.api+json", "application/merge-patch+json"])
+  func jsonMediaTypes(mediaType: String) async throws {
+    struct Title: Encodable, Sendable { var title: String }
+    var body = HTTPBody.json(Title(title: "Buy milk"))
+    body.contentType = mediaType
+
+    let (result, received) = try await Self.sendToEcho(body)
+
+    #expect(result == .success(Echo(echo: true)))
+    let arrived = try #require(received.first)
+    #expect(arrived.headers["content-type"] == mediaType)
+    #expect(arrived.body == #"{"title":"Buy milk"}"#)
   }
 
   @Test("a field without a value is sent as its name alone")
