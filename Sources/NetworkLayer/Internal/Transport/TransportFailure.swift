@@ -15,9 +15,8 @@ import Foundation
 ///   is `networkConnectionLost`, as Apple's Foundation reports it and as a retry policy retries;
 /// - an HTTP/2 stream the server gave up on (its connection closed under it, its session ended
 ///   with it unanswered, or the server reset it for a reason that is no fault of the reply) is
-///   `badServerResponse` before any response,
-///   as this toolchain reports an HTTP/1.1 connection closed then, and `networkConnectionLost`
-///   after the head;
+///   `badServerResponse` before any response, as this toolchain reports an HTTP/1.1 connection
+///   closed then, and `networkConnectionLost` after the head;
 /// - a body whose declared content coding cannot be undone (a gzip body that is not gzip, a coding
 ///   nobody knows) is `cannotDecodeContentData`;
 /// - a TLS failure before any response is the code Apple's Foundation gives it: a certificate out

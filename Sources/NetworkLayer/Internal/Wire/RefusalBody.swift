@@ -95,15 +95,14 @@ enum RefusalBody {
 
   /// The `detail`, `non_field_errors`, `message`, `msg`, `error_message`, `error_description`,
   /// `error`, `reason` (Vapor's), `description` (Falcon's, whose `title` may be only its status
-  /// line) or `title` of a JSON error body's excerpt, in any case and with
-  /// any separators, a text or a list of texts; or else the `message` of an `error` object
-  /// (Google's and Firebase's shape); or else the `message` or `reason` of a `detail` object
-  /// (FastAPI's `HTTPException` given a dict, FastAPI Users' refusals); or else the text of an
-  /// `errors` object's `detail` (Phoenix's); or else what an `errors` list says (see
-  /// ``sentence(inErrorsList:)``); or else a one-line plain text. Any error body,
-  /// not only a refusal's, so `title` here is a sentence rather than a field. OAuth's `error` is a
-  /// code (`invalid_grant`), so its `error_description` comes first; Kubernetes' `reason` is one
-  /// (`NotFound`), so its `message` does.
+  /// line) or `title` of a JSON error body's excerpt, in any case and with any separators, a text
+  /// or a list of texts; or else the `message` of an `error` object (Google's and Firebase's
+  /// shape); or else the `message` or `reason` of a `detail` object (FastAPI's `HTTPException`
+  /// given a dict, FastAPI Users' refusals); or else the text of an `errors` object's `detail`
+  /// (Phoenix's); or else what an `errors` list says (see ``sentence(inErrorsList:)``); or else a
+  /// one-line plain text. Any error body, not only a refusal's, so `title` here is a sentence
+  /// rather than a field. OAuth's `error` is a code (`invalid_grant`), so its `error_description`
+  /// comes first; Kubernetes' `reason` is one (`NotFound`), so its `message` does.
   private static func sentence(inExcerpt excerpt: String) -> String? {
     guard let body = try? JSONSerialization.jsonObject(with: Data(excerpt.utf8)) as? [String: Any] else {
       return sentence(inCutJSON: excerpt) ?? sentence(inPlainText: excerpt)
