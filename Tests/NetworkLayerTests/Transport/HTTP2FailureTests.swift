@@ -84,7 +84,7 @@ struct HTTP2FailureTests {
 
   /// libcurl's bare words for its HTTP/2 error code are what it says when the connection's
   /// session ended before the stream was answered: a `GOAWAY` that refused it, or a server's
-  /// graceful close racing a request (swift-nio-http2's, under Hummingbird; never processed there).
+  /// graceful close racing a request (swift-nio-http2's, under Hummingbird).
   @Test(
     "a GET whose stream the server reset is sent again, as after a connection closed on HTTP/1.1",
     arguments: [
