@@ -127,22 +127,16 @@ struct NetworkErrorMappingTests {
     // ASP.NET Core's validation problem: property names as the model spells them.
     let body =
       #"{"type":"https://tools.ietf.org/html/rfc9110#section-15.5.1","title":"One or more validation errors occurred.","status":400,"errors":{"Content":["The Content field is required."],"DueDate":["The DueDate field is not a date."]}}"#
-    let server = StubHandler.transport(status: 400, body: body, contentType: "application/problem+json")
-    let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: server)
-    let create = Endpoint<NoContent>(method: .post, path: ["tasks"], body: .json(["Content": ""]))
-    do {
-      _ = try await client.sendTranslatingErrors(create, fieldNames: ["Content": "title"])
-      Issue.record("the refusal was not thrown")
-    } catch {
-      #expect(
-        error
-          == .rejected(
-            message: "One or more validation errors occurred.",
-            fieldErrors: [
-              "title": ["The Content field is required."], "DueDate": ["The DueDate field is not a date."],
-            ]
-          ))
-    }
+    let error = await Self.rejection(
+      status: 400, body: body, contentType: "application/problem+json", fieldNames: ["Content": "title"])
+    #expect(
+      error
+        == .rejected(
+          message: "One or more validation errors occurred.",
+          fieldErrors: [
+            "title": ["The Content field is required."], "DueDate": ["The DueDate field is not a date."],
+          ]
+        ))
   }
 
   @Test(
@@ -152,22 +146,33 @@ struct NetworkErrorMappingTests {
     // Django Ninja 1.7's answer to `{"title": ""}` posted to a view whose body parameter is `payload`.
     let body =
       #"{"detail": [{"type": "string_too_short", "loc": ["body", "payload", "title"], "msg": "String should have at least 1 character", "ctx": {"min_length": 1}}, {"type": "int_parsing", "loc": ["query", "limit"], "msg": "Input should be a valid integer"}]}"#
-    let server = StubHandler.transport(status: 422, body: body, contentType: "application/json")
+    let error = await Self.rejection(
+      status: 422, body: body, contentType: "application/json", fieldNames: ["payload.title": "title"])
+    #expect(
+      error
+        == .rejected(
+          message: nil,
+          fieldErrors: [
+            "title": ["String should have at least 1 character"],
+            "limit": ["Input should be a valid integer"],
+          ]
+        ))
+  }
+
+  /// The domain error a create ends in when the server refuses it with `body`, the repository
+  /// naming the backend's fields by `fieldNames`; `nil`, with an issue recorded, if it succeeds.
+  private static func rejection(
+    status: Int, body: String, contentType: String, fieldNames: [String: String]
+  ) async -> DomainError? {
+    let server = StubHandler.transport(status: status, body: body, contentType: contentType)
     let client = URLSessionHTTPClient(baseURL: server.baseURL, transport: server)
-    let create = Endpoint<NoContent>(method: .post, path: ["api", "todos"], body: .json(["title": ""]))
+    let create = Endpoint<NoContent>(method: .post, path: ["todos"], body: .json(["title": ""]))
     do {
-      _ = try await client.sendTranslatingErrors(create, fieldNames: ["payload.title": "title"])
+      _ = try await client.sendTranslatingErrors(create, fieldNames: fieldNames)
       Issue.record("the refusal was not thrown")
+      return nil
     } catch {
-      #expect(
-        error
-          == .rejected(
-            message: nil,
-            fieldErrors: [
-              "title": ["String should have at least 1 character"],
-              "limit": ["Input should be a valid integer"],
-            ]
-          ))
+      return error
     }
   }
 }
