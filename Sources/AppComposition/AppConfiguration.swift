@@ -46,6 +46,8 @@ public struct AppConfiguration: Sendable {
   /// is renewed halfway through its life instead (see `AuthTokens.isExpired(at:leeway:)`).
   public var refreshLeeway: Duration = .seconds(10)
   /// How many refreshes may happen within ``refreshWindow`` before the session ends as a loop.
+  /// Only a refresh after the server refused the token, or of a token due as it arrived, counts:
+  /// renewing a token that came due is its lifetime at work, however short.
   public var maximumRefreshes = 3
   /// The window for ``maximumRefreshes``.
   public var refreshWindow: Duration = .seconds(60)

@@ -15,13 +15,16 @@ import LayeredSupport
 /// one; otherwise one refresh runs however many requests got a 401, and all of them are retried,
 /// once.
 /// Only a rejected refresh token (a refresh answered with a status the backend rejects refresh
-/// tokens with: 400, 401 or 403 unless told otherwise), or more than `maximumRefreshes` refreshes
-/// within `refreshWindow`, ends the session: the tokens are cleared, every waiter fails with one
-/// error, and ``SessionEvent/ended(reason:)`` is published on ``sessionEvents``. Any other failed
-/// refresh (offline, a 5xx, `refreshDeadline` passed) keeps the session, and its waiters fail with
-/// ``NetworkError/refreshUnavailable(_:)`` carrying the refresh's own failure. A waiting request stops
-/// waiting at its own deadline or cancellation. <doc:NetworkingGuarantees> lists each of these
-/// with the test that proves it.
+/// tokens with: 400, 401 or 403 unless told otherwise), or a loop of more than `maximumRefreshes`
+/// refreshes within `refreshWindow`, ends the session. A refresh counts toward that limit when the
+/// server refused the token or the token was due as it arrived; one whose token came due after
+/// arriving with time to live does not, so a session of short-lived tokens lasts. When the
+/// session ends, the tokens are cleared, every waiter fails with one error, and
+/// ``SessionEvent/ended(reason:)`` is published on ``sessionEvents``. Any other failed refresh
+/// (offline, a 5xx, `refreshDeadline` passed) keeps the session, and its waiters fail with
+/// ``NetworkError/refreshUnavailable(_:)`` carrying the refresh's own failure. A waiting request
+/// stops waiting at its own deadline or cancellation. <doc:NetworkingGuarantees> lists each of
+/// these with the test that proves it.
 ///
 /// It is an actor over a synchronous token store, so "look at the tokens, then maybe refresh" has
 /// no suspension point in between: two requests can never both decide to refresh. New
@@ -31,16 +34,16 @@ public actor AuthInterceptor: RequestInterceptor {
   /// `invalid_grant`), 401 and 403.
   public static let defaultRejectedRefreshStatuses: Set<Int> = [400, 401, 403]
 
-  /// One refresh: the tokens it started from, when it counted toward the window, and who waits
-  /// for it, each free to stop at its own deadline.
+  /// One refresh: the tokens it started from, when it counted toward the window (if it did), and
+  /// who waits for it, each free to stop at its own deadline.
   private final class Refresh: Sendable {
     let basis: AuthTokens
-    let startedAt: Date
+    let countedAt: Date?
     let waiters = RefreshWaiters()
 
-    init(basis: AuthTokens, startedAt: Date) {
+    init(basis: AuthTokens, countedAt: Date?) {
       self.basis = basis
-      self.startedAt = startedAt
+      self.countedAt = countedAt
     }
   }
 
@@ -169,7 +172,10 @@ public actor AuthInterceptor: RequestInterceptor {
     if let inFlight { return try await inFlight.waiters.wait().get() }
     guard let tokens = stored else { throw .unauthorized }
     guard tokens.isExpired(at: now(), leeway: leeway) else { return tokens }
-    return try await startRefresh(from: tokens).waiters.wait().get()
+    // A token that came due after arriving with time to live is renewed by its lifetime, not by a
+    // loop; one already due as it arrived would be renewed before every request.
+    let dueOnArrival = tokens.issuedAt.map { tokens.isExpired(at: $0, leeway: leeway) } ?? true
+    return try await startRefresh(from: tokens, counted: dueOnArrival).waiters.wait().get()
   }
 
   /// The tokens to retry with after the server rejected `rejectedAccessToken`: the stored ones if
@@ -199,16 +205,20 @@ public actor AuthInterceptor: RequestInterceptor {
     return stored
   }
 
-  private func startRefresh(from tokens: AuthTokens) throws(NetworkError) -> Refresh {
+  /// Starts the one refresh everyone waits for. A `counted` refresh (the server refused the token,
+  /// or it was due as it arrived) counts toward the window, and past the limit ends the session.
+  private func startRefresh(from tokens: AuthTokens, counted: Bool = true) throws(NetworkError) -> Refresh {
     let startedAt = now()
-    recentRefreshes.removeAll { startedAt.timeIntervalSince($0) > refreshWindow }
-    guard recentRefreshes.count < maximumRefreshes else {
-      endSession(startedFrom: tokens, with: .excessiveRefresh)
-      throw .excessiveRefresh
+    if counted {
+      recentRefreshes.removeAll { startedAt.timeIntervalSince($0) > refreshWindow }
+      guard recentRefreshes.count < maximumRefreshes else {
+        endSession(startedFrom: tokens, with: .excessiveRefresh)
+        throw .excessiveRefresh
+      }
+      recentRefreshes.append(startedAt)
     }
-    recentRefreshes.append(startedAt)
 
-    let refresh = Refresh(basis: tokens, startedAt: startedAt)
+    let refresh = Refresh(basis: tokens, countedAt: counted ? startedAt : nil)
     inFlight = refresh
     record(.refreshStarted)
     let (refresher, deadline) = (self.refresher, refreshDeadline)
@@ -241,7 +251,7 @@ public actor AuthInterceptor: RequestInterceptor {
       refresh.waiters.finish(.failure(failure))
     case .failure(let error):
       record(.refreshFailed(error, duration: duration))
-      if let counted = recentRefreshes.firstIndex(of: refresh.startedAt) {
+      if let countedAt = refresh.countedAt, let counted = recentRefreshes.firstIndex(of: countedAt) {
         recentRefreshes.remove(at: counted)
       }
       refresh.waiters.finish(.failure(Self.transientFailure(error)))

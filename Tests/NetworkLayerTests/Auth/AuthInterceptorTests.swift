@@ -79,6 +79,88 @@ struct AuthInterceptorTests {
     #expect(store.tokens == Self.tokens)
     #expect(recorder.seen.withLock { $0["/private"] ?? [] }.allSatisfy { $0 == "Bearer at-current" })
   }
+  /// Tokens that live `lifetime` from the moment the refresher issues them on `clock`, numbered
+  /// `at-1`, `at-2`, … in the order issued.
+  private struct LifetimeRefresher: TokenRefresher {
+    let clock: Locked<Date>
+    let lifetime: TimeInterval
+    let calls = Locked(0)
+
+    func refresh(_ tokens: AuthTokens) async throws(NetworkError) -> AuthTokens {
+      let call = calls.withLock { calls in
+        calls += 1
+        return calls
+      }
+      let now = clock.withLock { $0 }
+      return AuthTokens(
+        accessToken: "at-\(call)", refreshToken: "rt-\(call)",
+        expiresAt: now.addingTimeInterval(lifetime), issuedAt: now)
+    }
+  }
+
+  @Test(
+    "a token renewed because it came due is no loop: a session of ten-second tokens outlasts a limit of one refresh"
+  )
+  func renewalOnExpiryIsNoLoop() async throws {
+    let recorder = HeaderRecorder()
+    let clock = Locked(Date(timeIntervalSinceReferenceDate: 0))
+    let refresher = LifetimeRefresher(clock: clock, lifetime: 10)
+    let store = InMemoryTokenStore(
+      AuthTokens(
+        accessToken: "at-0", refreshToken: "rt-0", expiresAt: Date(timeIntervalSinceReferenceDate: 10),
+        issuedAt: Date(timeIntervalSinceReferenceDate: 0)))
+    let interceptor = AuthInterceptor(
+      store: store, refresher: refresher, maximumRefreshes: 1, refreshWindow: .seconds(600),
+      now: { clock.withLock { $0 } })
+    let sessionEvents = StreamRecorder(interceptor.sessionEvents)
+    let client = URLSessionHTTPClient(
+      baseURL: recorder.mount.baseURL, transport: recorder.mount, interceptors: [interceptor])
+
+    var results: [Result<TestTodo, NetworkError>] = []
+    for _ in 0..<4 {
+      // Past half of the token's life, so each request renews it first.
+      clock.withLock { $0.addTimeInterval(6) }
+      results.append(
+        await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true)))
+    }
+
+    #expect(results.allSatisfy { (try? $0.get()) != nil }, "\(results)")
+    #expect(refresher.calls.withLock { $0 } == 4)
+    #expect(store.tokens?.accessToken == "at-4")
+    #expect(
+      recorder.seen.withLock { $0["/private"] } == [
+        "Bearer at-1", "Bearer at-2", "Bearer at-3", "Bearer at-4",
+      ])
+    #expect(sessionEvents.values.isEmpty, "the session never ended")
+  }
+
+  @Test("a token that is due as it arrives is renewed in a loop, which the refresh limit ends")
+  func tokenDueOnArrivalIsALoop() async throws {
+    let recorder = HeaderRecorder()
+    let clock = Locked(Date(timeIntervalSinceReferenceDate: 0))
+    let refresher = LifetimeRefresher(clock: clock, lifetime: 0)
+    let store = InMemoryTokenStore(
+      AuthTokens(
+        accessToken: "at-0", refreshToken: "rt-0", expiresAt: Date(timeIntervalSinceReferenceDate: 0),
+        issuedAt: Date(timeIntervalSinceReferenceDate: 0)))
+    let interceptor = AuthInterceptor(
+      store: store, refresher: refresher, maximumRefreshes: 1, refreshWindow: .seconds(600),
+      now: { clock.withLock { $0 } })
+    let sessionEvents = StreamRecorder(interceptor.sessionEvents)
+    let client = URLSessionHTTPClient(
+      baseURL: recorder.mount.baseURL, transport: recorder.mount, interceptors: [interceptor])
+
+    let first = await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true))
+    clock.withLock { $0.addTimeInterval(1) }
+    let second = await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true))
+
+    #expect((try? first.get()) != nil, "\(first)")
+    #expect(second == .failure(.excessiveRefresh))
+    #expect(refresher.calls.withLock { $0 } == 1)
+    #expect(store.tokens == nil)
+    #expect(await sessionEvents.waitForCount(1) == [.ended(reason: .excessiveRefresh)])
+  }
+
   @Test(
     "a refresh answered with a status the interceptor was told rejects refresh tokens ends the session; any other keeps it",
     arguments: [(498, true), (401, false), (403, false)]
