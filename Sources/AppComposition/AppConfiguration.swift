@@ -45,9 +45,9 @@ public struct AppConfiguration: Sendable {
   /// How long before its expiry a token is renewed; a token that lives less than twice as long
   /// is renewed halfway through its life instead (see `AuthTokens.isExpired(at:leeway:)`).
   public var refreshLeeway: Duration = .seconds(10)
-  /// How many refreshes may happen within ``refreshWindow`` before the session ends as a loop.
-  /// Only a refresh after the server refused the token, or of a token due as it arrived, counts:
-  /// renewing a token that came due is its lifetime at work, however short.
+  /// How many signs of a refresh loop (a renewed token refused again at once, a token due as it
+  /// arrived) may be seen within ``refreshWindow`` before the next refresh ends the session
+  /// instead. Renewing a token that expired after the server took it never counts.
   public var maximumRefreshes = 3
   /// The window for ``maximumRefreshes``.
   public var refreshWindow: Duration = .seconds(60)

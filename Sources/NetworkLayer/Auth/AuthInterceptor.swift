@@ -15,16 +15,16 @@ import LayeredSupport
 /// one; otherwise one refresh runs however many requests got a 401, and all of them are retried,
 /// once.
 /// Only a rejected refresh token (a refresh answered with a status the backend rejects refresh
-/// tokens with: 400, 401 or 403 unless told otherwise), or a loop of more than `maximumRefreshes`
-/// refreshes within `refreshWindow`, ends the session. A refresh counts toward that limit when the
-/// server refused the token or the token was due as it arrived; one whose token came due after
-/// arriving with time to live does not, so a session of short-lived tokens lasts. When the
-/// session ends, the tokens are cleared, every waiter fails with one error, and
-/// ``SessionEvent/ended(reason:)`` is published on ``sessionEvents``. Any other failed refresh
-/// (offline, a 5xx, `refreshDeadline` passed) keeps the session, and its waiters fail with
-/// ``NetworkError/refreshUnavailable(_:)`` carrying the refresh's own failure. A waiting request
-/// stops waiting at its own deadline or cancellation. <doc:NetworkingGuarantees> lists each of
-/// these with the test that proves it.
+/// tokens with: 400, 401 or 403 unless told otherwise), or a refresh loop, ends the session. A
+/// loop shows as a renewed token that the request sent again with it has refused too, or a token
+/// due as it arrived; a refresh after `maximumRefreshes` such signs within `refreshWindow` ends
+/// the session instead. Renewing a token that expired, or came due, after the server took it is
+/// its lifetime at work, however short, and never counts. When the session ends, the tokens are
+/// cleared, every waiter fails with one error, and ``SessionEvent/ended(reason:)`` is published
+/// on ``sessionEvents``. Any other failed refresh (offline, a 5xx, `refreshDeadline` passed)
+/// keeps the session, and its waiters fail with ``NetworkError/refreshUnavailable(_:)`` carrying
+/// the refresh's own failure. A waiting request stops waiting at its own deadline or
+/// cancellation. <doc:NetworkingGuarantees> lists each of these with the test that proves it.
 ///
 /// It is an actor over a synchronous token store, so "look at the tokens, then maybe refresh" has
 /// no suspension point in between: two requests can never both decide to refresh. New
@@ -34,17 +34,23 @@ public actor AuthInterceptor: RequestInterceptor {
   /// `invalid_grant`), 401 and 403.
   public static let defaultRejectedRefreshStatuses: Set<Int> = [400, 401, 403]
 
-  /// One refresh: the tokens it started from, when it counted toward the window (if it did), and
-  /// who waits for it, each free to stop at its own deadline.
+  /// One refresh: the tokens it started from, the sign of a loop it gave (if any), and who waits
+  /// for it, each free to stop at its own deadline.
   private final class Refresh: Sendable {
     let basis: AuthTokens
-    let countedAt: Date?
+    let loopSign: LoopSign?
     let waiters = RefreshWaiters()
 
-    init(basis: AuthTokens, countedAt: Date?) {
+    init(basis: AuthTokens, loopSign: LoopSign?) {
       self.basis = basis
-      self.countedAt = countedAt
+      self.loopSign = loopSign
     }
+  }
+
+  /// A sign of a refresh loop: when it was seen, and the access token it was about.
+  private struct LoopSign: Equatable {
+    let seenAt: Date
+    let token: String
   }
 
   private let store: any TokenStore
@@ -64,7 +70,7 @@ public actor AuthInterceptor: RequestInterceptor {
   private let now: @Sendable () -> Date
   private let events = EventBroadcaster<SessionEvent>()
   private var inFlight: Refresh?
-  private var recentRefreshes: [Date] = []
+  private var loopSigns: [LoopSign] = []
   /// The tokens this interceptor last read from the store or saved to it: stored tokens that
   /// differ were put there by someone else, a login.
   private var known: AuthTokens?
@@ -153,7 +159,10 @@ public actor AuthInterceptor: RequestInterceptor {
     guard context.requiresAuthentication, rejectsAccessToken(failure.error),
       Origin(context.baseURL).contains(failure.response?.url ?? failure.request.url)
     else { return .doNotRetry }
-    guard context.failures.filter(rejectsAccessToken).count <= 1 else { return .fail(.unauthorized) }
+    guard context.failures.filter(rejectsAccessToken).count <= 1 else {
+      await noteRefusedAgain(accessToken(in: failure.request))
+      return .fail(.unauthorized)
+    }
     do throws(NetworkError) {
       _ = try await tokensAfterRejection(of: accessToken(in: failure.request))
       return .retryNow
@@ -172,10 +181,9 @@ public actor AuthInterceptor: RequestInterceptor {
     if let inFlight { return try await inFlight.waiters.wait().get() }
     guard let tokens = stored else { throw .unauthorized }
     guard tokens.isExpired(at: now(), leeway: leeway) else { return tokens }
-    // A token that came due after arriving with time to live is renewed by its lifetime, not by a
-    // loop; one already due as it arrived would be renewed before every request.
+    // A token already due as it arrived would be renewed before every request.
     let dueOnArrival = tokens.issuedAt.map { tokens.isExpired(at: $0, leeway: leeway) } ?? true
-    return try await startRefresh(from: tokens, counted: dueOnArrival).waiters.wait().get()
+    return try await startRefresh(from: tokens, dueOnArrival: dueOnArrival).waiters.wait().get()
   }
 
   /// The tokens to retry with after the server rejected `rejectedAccessToken`: the stored ones if
@@ -198,27 +206,35 @@ public actor AuthInterceptor: RequestInterceptor {
   private func readStore() -> AuthTokens? {
     let stored = store.tokens
     if let stored, !Self.sameCredentials(stored, known) {
-      recentRefreshes.removeAll()
+      loopSigns.removeAll()
       if let inFlight, !Self.sameCredentials(stored, inFlight.basis) { self.inFlight = nil }
     }
     known = stored
     return stored
   }
 
-  /// Starts the one refresh everyone waits for. A `counted` refresh (the server refused the token,
-  /// or it was due as it arrived) counts toward the window, and past the limit ends the session.
-  private func startRefresh(from tokens: AuthTokens, counted: Bool = true) throws(NetworkError) -> Refresh {
-    let startedAt = now()
-    if counted {
-      recentRefreshes.removeAll { startedAt.timeIntervalSince($0) > refreshWindow }
-      guard recentRefreshes.count < maximumRefreshes else {
-        endSession(startedFrom: tokens, with: .excessiveRefresh)
-        throw .excessiveRefresh
-      }
-      recentRefreshes.append(startedAt)
-    }
+  /// Notes a token refused by a request already sent again for a refused token: one sign of a
+  /// loop for each such token, however many requests it refused.
+  private func noteRefusedAgain(_ token: String?) {
+    guard let token, !loopSigns.contains(where: { $0.token == token }) else { return }
+    loopSigns.append(LoopSign(seenAt: now(), token: token))
+  }
 
-    let refresh = Refresh(basis: tokens, countedAt: counted ? startedAt : nil)
+  /// Starts the one refresh everyone waits for, unless `maximumRefreshes` signs of a loop within
+  /// the window end the session instead. Renewing a token `dueOnArrival` is itself such a sign.
+  private func startRefresh(from tokens: AuthTokens, dueOnArrival: Bool = false) throws(NetworkError)
+    -> Refresh
+  {
+    let startedAt = now()
+    loopSigns.removeAll { startedAt.timeIntervalSince($0.seenAt) > refreshWindow }
+    guard loopSigns.count < maximumRefreshes else {
+      endSession(startedFrom: tokens, with: .excessiveRefresh)
+      throw .excessiveRefresh
+    }
+    let sign = dueOnArrival ? LoopSign(seenAt: startedAt, token: tokens.accessToken) : nil
+    if let sign { loopSigns.append(sign) }
+
+    let refresh = Refresh(basis: tokens, loopSign: sign)
     inFlight = refresh
     record(.refreshStarted)
     let (refresher, deadline) = (self.refresher, refreshDeadline)
@@ -251,8 +267,8 @@ public actor AuthInterceptor: RequestInterceptor {
       refresh.waiters.finish(.failure(failure))
     case .failure(let error):
       record(.refreshFailed(error, duration: duration))
-      if let countedAt = refresh.countedAt, let counted = recentRefreshes.firstIndex(of: countedAt) {
-        recentRefreshes.remove(at: counted)
+      if let sign = refresh.loopSign, let counted = loopSigns.firstIndex(of: sign) {
+        loopSigns.remove(at: counted)
       }
       refresh.waiters.finish(.failure(Self.transientFailure(error)))
     }
@@ -265,7 +281,7 @@ public actor AuthInterceptor: RequestInterceptor {
     endedSession = (tokens, error)
     store.clear()
     known = nil
-    recentRefreshes.removeAll()
+    loopSigns.removeAll()
     events.send(.ended(reason: error))
   }
 

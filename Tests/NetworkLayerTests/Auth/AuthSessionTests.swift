@@ -147,6 +147,38 @@ struct AuthSessionTests {
     }
   }
 
+  /// The client is not told when tokens expire, so each request after a second is refused once
+  /// and sent again with a renewed token, which the server takes: a token's lifetime at work,
+  /// however often, and no loop.
+  @Test(
+    "a token the server refuses because it expired is renewed each time, past the refresh limit: only a renewed token refused again is a loop",
+    arguments: SampleBackendKind.allCases
+  )
+  func expiryRefusalsAreNoLoop(kind: SampleBackendKind) async throws {
+    try await kind.with { connection in
+      try await connection.configure(tokenLifetime: 1, requireAuth: true)
+      let store = InMemoryTokenStore(try await connection.login())
+      let interceptor = AuthInterceptor(
+        store: store, refresher: SampleAPIRefresher(connection: connection), maximumRefreshes: 2,
+        refreshWindow: .seconds(600))
+      let sessionEvents = StreamRecorder(interceptor.sessionEvents)
+      let client = connection.authenticatedClient(interceptor)
+
+      var results: [Result<TestTodo, NetworkError>] = []
+      for _ in 0..<3 {
+        try await Task.sleep(for: .milliseconds(1_200))
+        results.append(await client.outcome(ProtectedEndpoints.todo(1)))
+      }
+
+      #expect(results.allSatisfy { (try? $0.get())?.id == 1 }, "\(results)")
+      let counters = try await connection.counters()
+      #expect(counters.refreshes == 3)
+      #expect(counters.paths["GET /todos/1"] == 6, "each refused once, then sent again")
+      #expect(store.tokens != nil)
+      #expect(sessionEvents.values.isEmpty, "the session never ended")
+    }
+  }
+
   @Test(
     "a refresh the server cannot answer keeps the session: its waiters get a refresh failure carrying its status, the tokens stay, and the next request refreshes",
     arguments: SampleBackendKind.allCases
