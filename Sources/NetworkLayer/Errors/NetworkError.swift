@@ -41,8 +41,8 @@ public enum NetworkError: Error, Sendable, Hashable {
   /// server error, the refresh's deadline); the next request refreshes again. The associated
   /// error is the refresh call's own failure, never that of the request that waited for it.
   indirect case refreshUnavailable(NetworkError)
-  /// Tokens were refreshed more often than allowed in a short window, so the client stopped
-  /// instead of looping; the session has ended and the stored tokens have been cleared.
+  /// Refreshes went in a loop (renewed tokens refused again, or due as they arrived), so the
+  /// client stopped; the session has ended and the stored tokens have been cleared.
   case excessiveRefresh
   /// The response body was larger than `limit` bytes (announced by `Content-Length` or counted
   /// while it arrived); the transfer was stopped there.
