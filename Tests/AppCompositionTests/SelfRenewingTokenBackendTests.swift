@@ -12,7 +12,8 @@ import Testing
 /// login answers `{"access_token", "token_type", "expires_in"}`; `POST /api/auth/refresh` takes
 /// the current token in `Authorization`, expired or not, answers a new one and blacklists the
 /// one it was given; a token past its refresh window, or blacklisted, gets a 401 there; and
-/// `POST /api/auth/logout` blacklists the token it is given.
+/// `POST /api/auth/logout`, behind the same guard as every other route, blacklists a live token
+/// and refuses an expired one with a 401.
 private final class SelfRenewingTokenBackend: InProcessHandler {
   struct State {
     var requestLines: [String] = []
@@ -73,11 +74,13 @@ private final class SelfRenewingTokenBackend: InProcessHandler {
       }
       return Self.grant(token)
     case ("POST", "/api/auth/logout"):
-      state.withLock { state in
+      let isLive = state.withLock { state in
         state.logoutHeaders.append(presented)
-        state.live.remove(bearer)
+        guard state.live.remove(bearer) != nil else { return false }
         state.renewable.remove(bearer)
+        return true
       }
+      guard isLive else { return .json(401, text: #"{"message":"Token has expired"}"#) }
       return .json(200, text: #"{"message":"Successfully logged out"}"#)
     case ("GET", "/api/todos"):
       let isLive = state.withLock { state in
@@ -283,5 +286,35 @@ struct SelfRenewingTokenBackendTests {
     #expect(state.logoutHeaders == ["Bearer \(token)"])
     #expect(state.live.isEmpty && state.renewable.isEmpty)
     #expect(!lines.withLock { $0.joined(separator: "\n") }.contains(token))
+  }
+
+  /// Refused, the expired token would stay renewable at the server for its whole refresh window:
+  /// whoever held it could take the session back after the user signed out.
+  @Test(
+    "signing out after the token expired renews it once and signs out with the new one, so the server keeps no token it would exchange"
+  )
+  func signingOutWithAnExpiredTokenRenewsItFirst() async throws {
+    let backend = SelfRenewingTokenBackend()
+    let (container, lines, first) = try await Self.signedIn(backend)
+    let sessions = StreamRecorder(container.session.sessionUpdates())
+    backend.state.withLock { $0.expireAll() }
+
+    await container.session.logOut()
+    let state = backend.state.withLock { $0 }
+
+    #expect(
+      state.requestLines == [
+        "POST /api/auth/login", "POST /api/auth/logout", "POST /api/auth/refresh", "POST /api/auth/logout",
+      ])
+    #expect(state.refreshHeaders == ["Bearer \(first)"])
+    #expect(state.logoutHeaders.count == 2 && state.logoutHeaders.first == "Bearer \(first)")
+    #expect(state.live.isEmpty && state.renewable.isEmpty, "no token is left that the server would exchange")
+    let log = lines.withLock { $0.joined(separator: "\n") }
+    for presented in state.logoutHeaders {
+      #expect(!log.contains(presented.dropFirst("Bearer ".count)), "a token reached the log: \(log)")
+    }
+    let published = await sessions.waitUntil { $0.last == .signedOut }
+    #expect(published.last == .signedOut)
+    #expect(!published.contains(.expired), "signing out is no session that expired")
   }
 }

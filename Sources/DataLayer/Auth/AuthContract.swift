@@ -24,7 +24,8 @@ public protocol AuthContract: Sendable {
   func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens>
 
   /// The request that tells the server a session has ended (it revokes the refresh token, say),
-  /// or `nil` when the backend has none. Signing out never waits on its success.
+  /// or `nil` when the backend has none. Signing out never waits on its success; one refused as
+  /// ``rejectsAccessToken(_:)`` says is asked for again with renewed tokens, and sent once more.
   func logOut(_ tokens: AuthTokens) -> Endpoint<NoContent>?
 
   /// The statuses that mean "wrong username or password"; 401 unless the backend says otherwise.

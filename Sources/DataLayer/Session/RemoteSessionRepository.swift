@@ -87,18 +87,31 @@ public final class RemoteSessionRepository: SessionRepository {
 
   /// Clears the tokens and the user's data, publishes `Session.signedOut`, then sends the
   /// contract's logout request with the tokens that were cleared, if it has one. Never fails:
-  /// the user is signed out at once, whether or not the server can be told.
+  /// the user is signed out at once, whether or not the server can be told. A logout refused for
+  /// its access token (expired while the app sat idle) is sent once more with renewed tokens, so
+  /// the server does not keep a refresh token that would bring the session back.
   public func logOut() async {
     let ended = tokenStore.tokens
     tokenStore.clear()
     forgetUserData()
     session.update { $0 = .signedOut }
-    guard let ended, var request = contract.logOut(ended) else { return }
-    // Its failure is the server's to forget; the client's monitors still see it. A server that
-    // does not answer keeps the caller no longer than this.
+    guard let ended else { return }
+    // Its failure is the server's to forget; the client's monitors still see it.
+    do throws(NetworkError) {
+      try await sendLogOut(with: ended)
+    } catch  where contract.rejectsAccessToken(error) {
+      let refresher = RemoteTokenRefresher(client: client, contract: contract, now: now)
+      guard let renewed = try? await refresher.refresh(ended) else { return }
+      try? await sendLogOut(with: renewed)
+    } catch {}
+  }
+
+  private func sendLogOut(with tokens: AuthTokens) async throws(NetworkError) {
+    guard var request = contract.logOut(tokens) else { return }
+    // A server that does not answer keeps the caller no longer than this.
     request.deadline = request.deadline ?? .seconds(10)
-    request.credentials += [ended.accessToken, ended.refreshToken]
-    _ = try? await client.send(request)
+    request.credentials += [tokens.accessToken, tokens.refreshToken]
+    _ = try await client.send(request)
   }
 
   /// The current session at once, then every change, for any number of listeners.
