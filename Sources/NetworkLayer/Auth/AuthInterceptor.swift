@@ -34,23 +34,17 @@ public actor AuthInterceptor: RequestInterceptor {
   /// `invalid_grant`), 401 and 403.
   public static let defaultRejectedRefreshStatuses: Set<Int> = [400, 401, 403]
 
-  /// One refresh: the tokens it started from, the sign of a loop it gave (if any), and who waits
-  /// for it, each free to stop at its own deadline.
+  /// One refresh: the tokens it started from, when it counted as a sign of a loop (if it did),
+  /// and who waits for it, each free to stop at its own deadline.
   private final class Refresh: Sendable {
     let basis: AuthTokens
-    let loopSign: LoopSign?
+    let countedAt: Date?
     let waiters = RefreshWaiters()
 
-    init(basis: AuthTokens, loopSign: LoopSign?) {
+    init(basis: AuthTokens, countedAt: Date?) {
       self.basis = basis
-      self.loopSign = loopSign
+      self.countedAt = countedAt
     }
-  }
-
-  /// A sign of a refresh loop: when it was seen, and the access token it was about.
-  private struct LoopSign: Equatable {
-    let seenAt: Date
-    let token: String
   }
 
   private let store: any TokenStore
@@ -70,7 +64,10 @@ public actor AuthInterceptor: RequestInterceptor {
   private let now: @Sendable () -> Date
   private let events = EventBroadcaster<SessionEvent>()
   private var inFlight: Refresh?
-  private var loopSigns: [LoopSign] = []
+  /// When each sign of a refresh loop within the window was seen.
+  private var loopSigns: [Date] = []
+  /// The tokens refused again since the last refresh began: one sign of a loop each.
+  private var refusedAgain: Set<String> = []
   /// The tokens this interceptor last read from the store or saved to it: stored tokens that
   /// differ were put there by someone else, a login.
   private var known: AuthTokens?
@@ -214,10 +211,10 @@ public actor AuthInterceptor: RequestInterceptor {
   }
 
   /// Notes a token refused by a request already sent again for a refused token: one sign of a
-  /// loop for each such token, however many requests it refused.
+  /// loop for each such token since the last refresh began, however many requests it refused.
   private func noteRefusedAgain(_ token: String?) {
-    guard let token, !loopSigns.contains(where: { $0.token == token }) else { return }
-    loopSigns.append(LoopSign(seenAt: now(), token: token))
+    guard let token, refusedAgain.insert(token).inserted else { return }
+    loopSigns.append(now())
   }
 
   /// Starts the one refresh everyone waits for, unless `maximumRefreshes` signs of a loop within
@@ -226,15 +223,15 @@ public actor AuthInterceptor: RequestInterceptor {
     -> Refresh
   {
     let startedAt = now()
-    loopSigns.removeAll { startedAt.timeIntervalSince($0.seenAt) > refreshWindow }
+    loopSigns.removeAll { startedAt.timeIntervalSince($0) > refreshWindow }
     guard loopSigns.count < maximumRefreshes else {
       endSession(startedFrom: tokens, with: .excessiveRefresh)
       throw .excessiveRefresh
     }
-    let sign = dueOnArrival ? LoopSign(seenAt: startedAt, token: tokens.accessToken) : nil
-    if let sign { loopSigns.append(sign) }
+    if dueOnArrival { loopSigns.append(startedAt) }
+    refusedAgain.removeAll()
 
-    let refresh = Refresh(basis: tokens, loopSign: sign)
+    let refresh = Refresh(basis: tokens, countedAt: dueOnArrival ? startedAt : nil)
     inFlight = refresh
     record(.refreshStarted)
     let (refresher, deadline) = (self.refresher, refreshDeadline)
@@ -267,7 +264,7 @@ public actor AuthInterceptor: RequestInterceptor {
       refresh.waiters.finish(.failure(failure))
     case .failure(let error):
       record(.refreshFailed(error, duration: duration))
-      if let sign = refresh.loopSign, let counted = loopSigns.firstIndex(of: sign) {
+      if let countedAt = refresh.countedAt, let counted = loopSigns.firstIndex(of: countedAt) {
         loopSigns.remove(at: counted)
       }
       refresh.waiters.finish(.failure(Self.transientFailure(error)))

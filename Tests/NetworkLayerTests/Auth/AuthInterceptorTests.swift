@@ -162,6 +162,38 @@ struct AuthInterceptorTests {
   }
 
   @Test(
+    "a refresh that answers the very token the server refused is a loop too, which the refresh limit ends")
+  func refreshAnsweringTheRefusedTokenIsALoop() async {
+    let refused = AuthTokens(accessToken: "at-refused", refreshToken: "rt-refused", expiresAt: nil)
+    let requests = Locked(0)
+    let mount = InProcessTransport(
+      StubHandler { _ in
+        requests.withLock { $0 += 1 }
+        return .respond(InProcessResponse(status: 401, headers: [:], body: Data()))
+      })
+    let store = InMemoryTokenStore(refused)
+    let refresher = StaticRefresher(fresh: refused)
+    let interceptor = AuthInterceptor(
+      store: store, refresher: refresher, maximumRefreshes: 2, refreshWindow: .seconds(600))
+    let client = URLSessionHTTPClient(baseURL: mount.baseURL, transport: mount, interceptors: [interceptor])
+
+    var results: [Result<TestTodo, NetworkError>] = []
+    for _ in 0..<4 {
+      results.append(
+        await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true)))
+    }
+
+    #expect(
+      results == [
+        .failure(.unauthorized), .failure(.unauthorized), .failure(.excessiveRefresh),
+        .failure(.unauthorized),
+      ])
+    #expect(refresher.calls.withLock { $0 } == 2)
+    #expect(requests.withLock { $0 } == 5, "two tries for each of the first two, one for the third")
+    #expect(store.tokens == nil)
+  }
+
+  @Test(
     "a refresh answered with a status the interceptor was told rejects refresh tokens ends the session; any other keeps it",
     arguments: [(498, true), (401, false), (403, false)]
   )
