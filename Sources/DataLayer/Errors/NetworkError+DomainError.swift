@@ -26,7 +26,7 @@ extension NetworkError {
       return [.offline, .timeout].contains(domain) ? domain : .server(status: nil)
     case .refused(_, let message, let fieldErrors):
       return .rejected(message: message, fieldErrors: fieldErrors)
-    // A bare 401 wanted credentials this request never carried: only the interceptor ends a session.
+    // A 401 here was for no token, or for a renewed one too: only the interceptor ends a session.
     case .badStatus(401, _), .badStatus(403, _):
       return .forbidden(serverMessage: serverSentence)
     case .badStatus(404, _), .badStatus(410, _):

@@ -146,10 +146,10 @@ public actor AuthInterceptor: RequestInterceptor {
 
   /// Answers a refused access token (a 401 unless told otherwise) on an authenticated endpoint:
   /// ``RetryDecision/retryNow`` once a newer token is available (refreshing once for everyone if
-  /// needed), or ``RetryDecision/fail(_:)`` after a second refusal or with the refresh's error.
-  /// The refusal is the attempt's error, so an endpoint whose backend says "token not verified"
-  /// in a 200 body has its `map` throw a 401. One from another origin, where a redirect led
-  /// without the token, is that server's answer: nothing is retried.
+  /// needed), else ``RetryDecision/fail(_:)`` with the refresh's error or the server's refusal of
+  /// the renewed token (no session ends). The refusal is the attempt's error, so an endpoint whose
+  /// backend says "token not verified" in a 200 body has its `map` throw a 401. One from another
+  /// origin, where a redirect led without the token, is that server's answer: nothing is retried.
   public nonisolated func retry(
     after failure: AttemptFailure, context: RequestContext
   ) async -> RetryDecision {
@@ -158,7 +158,7 @@ public actor AuthInterceptor: RequestInterceptor {
     else { return .doNotRetry }
     guard context.failures.filter(rejectsAccessToken).count <= 1 else {
       await noteRefusedAgain(accessToken(in: failure.request))
-      return .fail(.unauthorized)
+      return .fail(failure.error)
     }
     do throws(NetworkError) {
       _ = try await tokensAfterRejection(of: accessToken(in: failure.request))

@@ -185,8 +185,8 @@ struct AuthInterceptorTests {
 
     #expect(
       results == [
-        .failure(.unauthorized), .failure(.unauthorized), .failure(.excessiveRefresh),
-        .failure(.unauthorized),
+        .failure(.badStatus(code: 401, bodyExcerpt: nil)), .failure(.badStatus(code: 401, bodyExcerpt: nil)),
+        .failure(.excessiveRefresh), .failure(.unauthorized),
       ])
     #expect(refresher.calls.withLock { $0 } == 2)
     #expect(requests.withLock { $0 } == 5, "two tries for each of the first two, one for the third")
