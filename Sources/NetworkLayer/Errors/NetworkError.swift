@@ -31,8 +31,8 @@ public enum NetworkError: Error, Sendable, Hashable {
   /// The transport failed; `code` is the `URLError.Code` raw value. The description says what
   /// happened in words ("connection refused", "host not found") and keeps the code.
   case transport(code: Int)
-  /// The request needs credentials and there are none, or the server refused them again after a
-  /// fresh token.
+  /// The request needs credentials and there are none: signed out, or the session has ended. (A
+  /// renewed token the server refuses too fails with the server's own refusal.)
   case unauthorized
   /// The server rejected the refresh token, so the session has ended: the stored tokens have
   /// been cleared. `reason` describes the refresh call's own failure.
