@@ -126,6 +126,26 @@ struct RefusalTests {
             fieldErrors: ["address.city": ["is required"], "items.1.name": ["must not be blank"]])))
   }
 
+  @Test(
+    "marshmallow's errors filed under message, as Flask-AppBuilder and Superset answer, give a message for each field; NestJS's list of texts there stays the sentence"
+  )
+  func fieldErrorsUnderMessage() async {
+    // Flask-AppBuilder 5.3's model API, as it answers a body missing a required field.
+    let appBuilder =
+      #"{"message":{"title":["Missing data for required field."],"owner":{"email":["Not a valid email."]}}}"#
+    #expect(
+      await Self.outcome(status: 422, body: appBuilder)
+        == .failure(
+          .refused(
+            status: 422, message: nil,
+            fieldErrors: [
+              "title": ["Missing data for required field."], "owner.email": ["Not a valid email."],
+            ])))
+    // NestJS lists its messages under `message`, naming no field: still the sentence of a bad status.
+    let nest = #"{"message":["title should not be empty"],"error":"Bad Request","statusCode":400}"#
+    #expect(await Self.sentenceOfBadStatus(400, body: nest) == "title should not be empty")
+  }
+
   @Test("Symfony's and API Platform's violations give a message for each property path")
   func symfonyViolations() async {
     let symfony =

@@ -8,8 +8,9 @@ import Foundation
 /// Litestar's `extra` by `key`); and the
 /// `{"title": ["This field may not be blank."]}` object of many frameworks, each field with a list
 /// of messages, and `non_field_errors` or `detail` as the sentence for the whole form; `errors`
-/// that nest (marshmallow's, filed by webargs under the request's `json` or `query`) are read by
-/// dotted path, where a text under `detail` is Phoenix's sentence for the whole request. Each is
+/// that nest (marshmallow's, filed by webargs under the request's `json` or `query`, or by
+/// Flask-AppBuilder and Superset under `message`) are read by dotted path, where a text under
+/// `detail` is Phoenix's sentence for the whole request. Each is
 /// also read inside an `error` object, the envelope of Stripe's, Google's, Strapi's and many
 /// hand-written APIs' errors, where the envelope itself may name its field (Stripe's `param`,
 /// OData's `target`), Google's `details` list its `fieldViolations` and Strapi's hold `errors`
@@ -51,6 +52,10 @@ enum RefusalBody {
     }
     // Litestar lists its entries under `extra`; an object there is whatever else a server adds.
     if let entries = object["extra"] as? [Any] { fieldErrors.merge(fields(in: entries), uniquingKeysWith: +) }
+    // Flask-AppBuilder (and so Superset) files marshmallow's errors under `message`.
+    if let filed = object["message"] as? [String: Any] {
+      fieldErrors.merge(nestedFields(in: filed), uniquingKeysWith: +)
+    }
     // An envelope may itself be about one field: Stripe's `param`, OData's `target`.
     if isEnvelope, let message = object["message"] as? String,
       let field = ["param", "field", "target"].lazy.compactMap({ object[$0] as? String }).first
