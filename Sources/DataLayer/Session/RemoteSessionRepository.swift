@@ -99,7 +99,7 @@ public final class RemoteSessionRepository: SessionRepository {
     // Its failure is the server's to forget; the client's monitors still see it.
     do throws(NetworkError) {
       try await sendLogOut(with: ended)
-    } catch  where contract.rejectsAccessToken(error) {
+    } catch let error where contract.rejectsAccessToken(error) {
       let refresher = RemoteTokenRefresher(client: client, contract: contract, now: now)
       guard let renewed = try? await refresher.refresh(ended) else { return }
       try? await sendLogOut(with: renewed)
