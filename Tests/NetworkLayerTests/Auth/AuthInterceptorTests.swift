@@ -79,6 +79,7 @@ struct AuthInterceptorTests {
     #expect(store.tokens == Self.tokens)
     #expect(recorder.seen.withLock { $0["/private"] ?? [] }.allSatisfy { $0 == "Bearer at-current" })
   }
+
   /// Tokens that live `lifetime` from the moment the refresher issues them on `clock`, numbered
   /// `at-1`, `at-2`, … in the order issued.
   private struct LifetimeRefresher: TokenRefresher {
@@ -98,67 +99,70 @@ struct AuthInterceptorTests {
     }
   }
 
+  /// A session on a clock the test moves, whose tokens, the first included, live `lifetime` from
+  /// the moment they are issued, under a limit of one sign of a loop in ten minutes.
+  private struct ClockedSession {
+    let recorder = HeaderRecorder()
+    let clock = Locked(Date(timeIntervalSinceReferenceDate: 0))
+    let refresher: LifetimeRefresher
+    let store: InMemoryTokenStore
+    let sessionEvents: StreamRecorder<SessionEvent>
+    let client: URLSessionHTTPClient
+
+    init(lifetime: TimeInterval) {
+      let (clock, start) = (clock, Date(timeIntervalSinceReferenceDate: 0))
+      refresher = LifetimeRefresher(clock: clock, lifetime: lifetime)
+      store = InMemoryTokenStore(
+        AuthTokens(
+          accessToken: "at-0", refreshToken: "rt-0", expiresAt: start.addingTimeInterval(lifetime),
+          issuedAt: start))
+      let interceptor = AuthInterceptor(
+        store: store, refresher: refresher, maximumRefreshes: 1, refreshWindow: .seconds(600),
+        now: { clock.withLock { $0 } })
+      sessionEvents = StreamRecorder(interceptor.sessionEvents)
+      client = URLSessionHTTPClient(
+        baseURL: recorder.mount.baseURL, transport: recorder.mount, interceptors: [interceptor])
+    }
+
+    /// Moves the clock on by `seconds`, then sends one authenticated request.
+    func send(after seconds: TimeInterval) async -> Result<TestTodo, NetworkError> {
+      clock.withLock { $0.addTimeInterval(seconds) }
+      return await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true))
+    }
+  }
+
   @Test(
     "a token renewed because it came due is no loop: a session of ten-second tokens outlasts a limit of one refresh"
   )
   func renewalOnExpiryIsNoLoop() async throws {
-    let recorder = HeaderRecorder()
-    let clock = Locked(Date(timeIntervalSinceReferenceDate: 0))
-    let refresher = LifetimeRefresher(clock: clock, lifetime: 10)
-    let store = InMemoryTokenStore(
-      AuthTokens(
-        accessToken: "at-0", refreshToken: "rt-0", expiresAt: Date(timeIntervalSinceReferenceDate: 10),
-        issuedAt: Date(timeIntervalSinceReferenceDate: 0)))
-    let interceptor = AuthInterceptor(
-      store: store, refresher: refresher, maximumRefreshes: 1, refreshWindow: .seconds(600),
-      now: { clock.withLock { $0 } })
-    let sessionEvents = StreamRecorder(interceptor.sessionEvents)
-    let client = URLSessionHTTPClient(
-      baseURL: recorder.mount.baseURL, transport: recorder.mount, interceptors: [interceptor])
+    let session = ClockedSession(lifetime: 10)
 
     var results: [Result<TestTodo, NetworkError>] = []
-    for _ in 0..<4 {
-      // Past half of the token's life, so each request renews it first.
-      clock.withLock { $0.addTimeInterval(6) }
-      results.append(
-        await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true)))
-    }
+    // Each request comes past half of its token's life, so each renews it first.
+    for _ in 0..<4 { results.append(await session.send(after: 6)) }
 
     #expect(results.allSatisfy { (try? $0.get()) != nil }, "\(results)")
-    #expect(refresher.calls.withLock { $0 } == 4)
-    #expect(store.tokens?.accessToken == "at-4")
+    #expect(session.refresher.calls.withLock { $0 } == 4)
+    #expect(session.store.tokens?.accessToken == "at-4")
     #expect(
-      recorder.seen.withLock { $0["/private"] } == [
+      session.recorder.seen.withLock { $0["/private"] } == [
         "Bearer at-1", "Bearer at-2", "Bearer at-3", "Bearer at-4",
       ])
-    #expect(sessionEvents.values.isEmpty, "the session never ended")
+    #expect(session.sessionEvents.values.isEmpty, "the session never ended")
   }
 
   @Test("a token that is due as it arrives is renewed in a loop, which the refresh limit ends")
   func tokenDueOnArrivalIsALoop() async throws {
-    let recorder = HeaderRecorder()
-    let clock = Locked(Date(timeIntervalSinceReferenceDate: 0))
-    let refresher = LifetimeRefresher(clock: clock, lifetime: 0)
-    let store = InMemoryTokenStore(
-      AuthTokens(
-        accessToken: "at-0", refreshToken: "rt-0", expiresAt: Date(timeIntervalSinceReferenceDate: 0),
-        issuedAt: Date(timeIntervalSinceReferenceDate: 0)))
-    let interceptor = AuthInterceptor(
-      store: store, refresher: refresher, maximumRefreshes: 1, refreshWindow: .seconds(600),
-      now: { clock.withLock { $0 } })
-    let sessionEvents = StreamRecorder(interceptor.sessionEvents)
-    let client = URLSessionHTTPClient(
-      baseURL: recorder.mount.baseURL, transport: recorder.mount, interceptors: [interceptor])
+    let session = ClockedSession(lifetime: 0)
 
-    let first = await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true))
-    clock.withLock { $0.addTimeInterval(1) }
-    let second = await client.outcome(Endpoint<TestTodo>(path: ["private"], requiresAuthentication: true))
+    let first = await session.send(after: 0)
+    let second = await session.send(after: 1)
 
     #expect((try? first.get()) != nil, "\(first)")
     #expect(second == .failure(.excessiveRefresh))
-    #expect(refresher.calls.withLock { $0 } == 1)
-    #expect(store.tokens == nil)
-    #expect(await sessionEvents.waitForCount(1) == [.ended(reason: .excessiveRefresh)])
+    #expect(session.refresher.calls.withLock { $0 } == 1)
+    #expect(session.store.tokens == nil)
+    #expect(await session.sessionEvents.waitForCount(1) == [.ended(reason: .excessiveRefresh)])
   }
 
   @Test(
