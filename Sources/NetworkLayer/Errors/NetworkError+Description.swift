@@ -28,7 +28,7 @@ extension NetworkError: CustomStringConvertible {
     case .unauthorized: "unauthorized: no valid credentials for this request"
     case .refreshFailed(let reason): "session refresh failed: \(reason)"
     case .refreshUnavailable(let cause): "session refresh unavailable: \(cause)"
-    case .excessiveRefresh: "too many session refreshes in a short time"
+    case .excessiveRefresh: "the session's refreshes went in a loop"
     case .responseTooLarge(let limit): "response too large: the body exceeds the limit of \(limit) bytes"
     }
   }
