@@ -46,9 +46,12 @@ private final class SelfRenewingTokenBackend: InProcessHandler {
   /// Requests refused with an expired token wait here until this many have arrived, so that
   /// every one of them was sent with the same token.
   let expiredArrivals: ArrivalGate?
+  /// Whether the refresh request is held unanswered for two minutes, as a server that hangs.
+  let refreshHangs: Bool
 
-  init(holdingExpiredUntil count: Int? = nil) {
+  init(holdingExpiredUntil count: Int? = nil, refreshHangs: Bool = false) {
     expiredArrivals = count.map(ArrivalGate.init)
+    self.refreshHangs = refreshHangs
   }
 
   func handle(_ request: InProcessRequest) async -> InProcessReply {
@@ -63,6 +66,7 @@ private final class SelfRenewingTokenBackend: InProcessHandler {
       }
       return Self.grant(state.withLock { $0.issue() })
     case ("POST", "/api/auth/refresh"):
+      if refreshHangs { try? await Task.sleep(for: .seconds(120)) }
       let token: String? = state.withLock { state in
         state.refreshHeaders.append(presented)
         guard state.renewable.remove(bearer) != nil else { return nil }
@@ -286,6 +290,29 @@ struct SelfRenewingTokenBackendTests {
     #expect(state.logoutHeaders == ["Bearer \(token)"])
     #expect(state.live.isEmpty && state.renewable.isEmpty)
     #expect(!lines.withLock { $0.joined(separator: "\n") }.contains(token))
+  }
+
+  /// The logout's own bound (10 s) holds for the renewal it may need: without one, the refresh
+  /// waited for the client's default of a minute.
+  @Test(
+    "signing out against a server whose refresh never answers is signed out at once and done within its bound"
+  )
+  func signingOutPastAHangingRefresh() async throws {
+    let backend = SelfRenewingTokenBackend(refreshHangs: true)
+    let (container, _, _) = try await Self.signedIn(backend)
+    let sessions = StreamRecorder(container.session.sessionUpdates())
+    backend.state.withLock { $0.expireAll() }
+
+    let started = ContinuousClock.now
+    await container.session.logOut()
+    let took = ContinuousClock.now - started
+
+    #expect(await sessions.waitUntil { $0.last == .signedOut }.last == .signedOut)
+    #expect(took < .seconds(40), "signing out took \(took)")
+    #expect(
+      backend.state.withLock { $0.requestLines } == [
+        "POST /api/auth/login", "POST /api/auth/logout", "POST /api/auth/refresh",
+      ])
   }
 
   /// Refused, the expired token would stay renewable at the server for its whole refresh window:

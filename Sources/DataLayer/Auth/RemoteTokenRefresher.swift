@@ -10,6 +10,8 @@ public struct RemoteTokenRefresher: TokenRefresher {
   private let client: any HTTPClient
   private let contract: any AuthContract
   private let now: @Sendable () -> Date
+  /// A bound for the refresh request when its endpoint sets none: signing out sets its own.
+  var deadline: Duration?
 
   /// Creates a refresher sending `contract`'s refresh request through `client`.
   public init(
@@ -37,6 +39,7 @@ public struct RemoteTokenRefresher: TokenRefresher {
     guard !tokens.refreshToken.isEmpty else { throw .unauthorized }
     // The tokens are removed by value from anything reported, whatever the contract calls them.
     var request = contract.refresh(tokens)
+    request.deadline = request.deadline ?? deadline
     request.credentials += [tokens.accessToken, tokens.refreshToken]
     return try await client.issuedTokens(sending: request).tokens(receivedAt: now(), replacing: tokens)
   }

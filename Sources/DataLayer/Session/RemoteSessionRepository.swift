@@ -89,7 +89,8 @@ public final class RemoteSessionRepository: SessionRepository {
   /// contract's logout request with the tokens that were cleared, if it has one. Never fails:
   /// the user is signed out at once, whether or not the server can be told. A logout refused for
   /// its access token (expired while the app sat idle) is sent once more with renewed tokens, so
-  /// the server does not keep a refresh token that would bring the session back.
+  /// the server does not keep a refresh token that would bring the session back. Each of these
+  /// requests waits at most 10 s unless its endpoint says otherwise.
   public func logOut() async {
     let ended = tokenStore.tokens
     tokenStore.clear()
@@ -100,16 +101,19 @@ public final class RemoteSessionRepository: SessionRepository {
     do throws(NetworkError) {
       try await sendLogOut(with: ended)
     } catch let error where contract.rejectsAccessToken(error) {
-      let refresher = RemoteTokenRefresher(client: client, contract: contract, now: now)
+      var refresher = RemoteTokenRefresher(client: client, contract: contract, now: now)
+      refresher.deadline = Self.logOutDeadline
       guard let renewed = try? await refresher.refresh(ended) else { return }
       try? await sendLogOut(with: renewed)
     } catch {}
   }
 
+  /// How long each request of a sign-out may keep the caller when the server does not answer.
+  private static let logOutDeadline = Duration.seconds(10)
+
   private func sendLogOut(with tokens: AuthTokens) async throws(NetworkError) {
     guard var request = contract.logOut(tokens) else { return }
-    // A server that does not answer keeps the caller no longer than this.
-    request.deadline = request.deadline ?? .seconds(10)
+    request.deadline = request.deadline ?? Self.logOutDeadline
     request.credentials += [tokens.accessToken, tokens.refreshToken]
     _ = try await client.send(request)
   }
