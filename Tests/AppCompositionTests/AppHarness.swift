@@ -9,10 +9,11 @@ struct AppHarness {
   let connection: SampleBackendConnection
   let container: AppContainer
 
-  init(_ connection: SampleBackendConnection) {
+  init(_ connection: SampleBackendConnection, configuration: AppConfiguration? = nil) {
     self.connection = connection
     container = AppContainer(
-      configuration: AppConfiguration(baseURL: connection.baseURL, transport: connection.transport)
+      configuration: configuration
+        ?? AppConfiguration(baseURL: connection.baseURL, transport: connection.transport)
     )
   }
 

@@ -1,5 +1,6 @@
 import AppComposition
 import Foundation
+import LayeredSupport
 import LayeredTestSupport
 import NetworkLayer
 import Testing
@@ -8,6 +9,39 @@ import Testing
 struct ShortLivedTokenTests {
   private struct Todo: Decodable, Sendable {
     var id: Int
+  }
+
+  /// A store of an app's own, as a keychain wrapper may be written: it keeps the tokens and
+  /// their expiry, and not when they arrived.
+  private final class KeychainLikeStore: TokenStore {
+    private let saved = Locked<AuthTokens?>(nil)
+
+    var tokens: AuthTokens? { saved.withLock { $0 } }
+
+    func save(_ tokens: AuthTokens) {
+      saved.withLock {
+        $0 = AuthTokens(
+          accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt)
+      }
+    }
+
+    func clear() { saved.withLock { $0 = nil } }
+  }
+
+  /// Sends one request after each of `count` pauses long enough for a two-second token to come
+  /// due, and returns the failures.
+  private static func requestsAsTokensComeDue(_ app: AppHarness, count: Int) async throws -> [String] {
+    let todo = Endpoint<Todo>(path: ["todos", "1"], requiresAuthentication: true)
+    var failures: [String] = []
+    for _ in 0..<count {
+      try await Task.sleep(for: .milliseconds(1_100))
+      do throws(NetworkError) {
+        _ = try await app.container.authenticatedClient.send(todo)
+      } catch {
+        failures.append("\(error)")
+      }
+    }
+    return failures
   }
 
   /// The refresh limit (three signs of a loop in a minute by default) is for loops: a server that
@@ -23,22 +57,37 @@ struct ShortLivedTokenTests {
       try await connection.configure(tokenLifetime: 2, requireAuth: true)
       let app = AppHarness(connection)
       await app.signIn()
-      let todo = Endpoint<Todo>(path: ["todos", "1"], requiresAuthentication: true)
 
-      var failures: [String] = []
-      for _ in 0..<4 {
-        try await Task.sleep(for: .milliseconds(1_100))
-        do throws(NetworkError) {
-          _ = try await app.container.authenticatedClient.send(todo)
-        } catch {
-          failures.append("\(error)")
-        }
-      }
+      let failures = try await Self.requestsAsTokensComeDue(app, count: 4)
 
       #expect(failures.isEmpty, "\(failures)")
       let counters = try await connection.counters()
       #expect(counters.refreshes >= 4, "each request came after its token was due")
       #expect(counters.logins == 1)
+    }
+  }
+
+  /// Without the arrival time a two-second token looked due from the start: renewed before every
+  /// request, each renewal counted as a loop. The interceptor knows when the tokens it saved
+  /// arrived, and reads them with that.
+  @Test(
+    "with a token store that keeps no arrival time, tokens that live two seconds are still renewed at half their life, and the session goes on",
+    arguments: SampleBackendKind.allCases)
+  @MainActor
+  func storeWithoutArrivalTime(kind: SampleBackendKind) async throws {
+    try await kind.with { connection in
+      try await connection.configure(tokenLifetime: 2, requireAuth: true)
+      var configuration = AppConfiguration(baseURL: connection.baseURL, transport: connection.transport)
+      configuration.tokenStore = KeychainLikeStore()
+      let app = AppHarness(connection, configuration: configuration)
+      await app.signIn()
+
+      let failures = try await Self.requestsAsTokensComeDue(app, count: 4)
+
+      #expect(failures.isEmpty, "\(failures)")
+      let counters = try await connection.counters()
+      #expect(counters.paths["GET /todos/1"] == 4, "no request was refused")
+      #expect((4...5).contains(counters.refreshes), "one renewal a request, not more: \(counters.refreshes)")
     }
   }
 }

@@ -71,6 +71,8 @@ public actor AuthInterceptor: RequestInterceptor {
   /// The tokens this interceptor last read from the store or saved to it: stored tokens that
   /// differ were put there by someone else, a login.
   private var known: AuthTokens?
+  /// The tokens the last refresh issued, whole: a store of the app's own may keep fewer fields.
+  private var issued: AuthTokens?
   /// The tokens whose refresh ended the session, and why: a late 401 for them gets that error.
   private var endedSession: (tokens: AuthTokens, error: NetworkError)?
 
@@ -176,7 +178,11 @@ public actor AuthInterceptor: RequestInterceptor {
   private func tokensForSending() async throws(NetworkError) -> AuthTokens {
     let stored = readStore()
     if let inFlight { return try await inFlight.waiters.wait().get() }
-    guard let tokens = stored else { throw .unauthorized }
+    guard var tokens = stored else { throw .unauthorized }
+    // A store that keeps no arrival time would make every short-lived token look due from the start.
+    if tokens.issuedAt == nil, let issued, Self.sameCredentials(tokens, issued) {
+      tokens.issuedAt = issued.issuedAt
+    }
     guard tokens.isExpired(at: now(), leeway: leeway) else { return tokens }
     // A token already due as it arrived would be renewed before every request.
     let dueOnArrival = tokens.issuedAt.map { tokens.isExpired(at: $0, leeway: leeway) } ?? true
@@ -253,7 +259,7 @@ public actor AuthInterceptor: RequestInterceptor {
       // Tokens that changed meanwhile (a login, a logout) are newer than this refresh's answer.
       if Self.sameCredentials(store.tokens, refresh.basis) {
         store.save(fresh)
-        known = fresh
+        (known, issued) = (fresh, fresh)
       }
       record(.refreshSucceeded(duration: duration))
       refresh.waiters.finish(.success(fresh))

@@ -4,7 +4,9 @@ import LayeredSupport
 ///
 /// Where the tokens live (memory, a file, the keychain) is the implementation's business. The
 /// methods are synchronous so the auth interceptor reads and decides with no suspension point in
-/// between; keep them fast (an in-memory copy in front of any storage).
+/// between; keep them fast (an in-memory copy in front of any storage). Keep every field
+/// (`AuthTokens` is `Codable`): tokens read back without `issuedAt` after a login are renewed
+/// `leeway` before they expire, never at half their life.
 public protocol TokenStore: Sendable {
   /// The current tokens, or `nil` when signed out.
   var tokens: AuthTokens? { get }
