@@ -69,10 +69,9 @@ public actor AuthInterceptor: RequestInterceptor {
   /// The tokens refused again since the last refresh began: one sign of a loop each.
   private var refusedAgain: Set<String> = []
   /// The tokens this interceptor last read from the store or saved to it: stored tokens that
-  /// differ were put there by someone else, a login.
+  /// differ were put there by someone else, a login. While the credentials stay the same it keeps
+  /// the copy it saved, whole: a store of the app's own may keep fewer fields.
   private var known: AuthTokens?
-  /// The tokens the last refresh issued, whole: a store of the app's own may keep fewer fields.
-  private var issued: AuthTokens?
   /// The tokens whose refresh ended the session, and why: a late 401 for them gets that error.
   private var endedSession: (tokens: AuthTokens, error: NetworkError)?
 
@@ -180,9 +179,7 @@ public actor AuthInterceptor: RequestInterceptor {
     if let inFlight { return try await inFlight.waiters.wait().get() }
     guard var tokens = stored else { throw .unauthorized }
     // A store that keeps no arrival time would make every short-lived token look due from the start.
-    if tokens.issuedAt == nil, let issued, Self.sameCredentials(tokens, issued) {
-      tokens.issuedAt = issued.issuedAt
-    }
+    tokens.issuedAt = tokens.issuedAt ?? known?.issuedAt
     guard tokens.isExpired(at: now(), leeway: leeway) else { return tokens }
     // A token already due as it arrived would be renewed before every request.
     let dueOnArrival = tokens.issuedAt.map { tokens.isExpired(at: $0, leeway: leeway) } ?? true
@@ -208,7 +205,8 @@ public actor AuthInterceptor: RequestInterceptor {
   /// window, and a refresh started from older tokens stops being the one new requests wait for.
   private func readStore() -> AuthTokens? {
     let stored = store.tokens
-    if let stored, !Self.sameCredentials(stored, known) {
+    guard !Self.sameCredentials(stored, known) else { return stored }
+    if let stored {
       loopSigns.removeAll()
       if let inFlight, !Self.sameCredentials(stored, inFlight.basis) { self.inFlight = nil }
     }
@@ -259,7 +257,7 @@ public actor AuthInterceptor: RequestInterceptor {
       // Tokens that changed meanwhile (a login, a logout) are newer than this refresh's answer.
       if Self.sameCredentials(store.tokens, refresh.basis) {
         store.save(fresh)
-        (known, issued) = (fresh, fresh)
+        known = fresh
       }
       record(.refreshSucceeded(duration: duration))
       refresh.waiters.finish(.success(fresh))
