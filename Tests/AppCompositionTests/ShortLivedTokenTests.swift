@@ -28,9 +28,18 @@ struct ShortLivedTokenTests {
     func clear() { saved.withLock { $0 = nil } }
   }
 
-  /// Sends one request after each of `count` pauses long enough for a two-second token to come
-  /// due, and returns the failures.
-  private static func requestsAsTokensComeDue(_ app: AppHarness, count: Int) async throws -> [String] {
+  /// Has the server issue two-second tokens, signs in with the tokens kept in `tokenStore` (the
+  /// container's own when `nil`), sends one request after each of `count` pauses long enough for
+  /// a token to come due, and returns the failures.
+  @MainActor
+  private static func requestsAsTokensComeDue(
+    on connection: SampleBackendConnection, tokenStore: (any TokenStore)? = nil, count: Int
+  ) async throws -> [String] {
+    try await connection.configure(tokenLifetime: 2, requireAuth: true)
+    var configuration = AppConfiguration(baseURL: connection.baseURL, transport: connection.transport)
+    configuration.tokenStore = tokenStore
+    let app = AppHarness(connection, configuration: configuration)
+    await app.signIn()
     let todo = Endpoint<Todo>(path: ["todos", "1"], requiresAuthentication: true)
     var failures: [String] = []
     for _ in 0..<count {
@@ -54,11 +63,7 @@ struct ShortLivedTokenTests {
   @MainActor
   func shortLivedTokensOutlastTheRefreshLimit(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
-      try await connection.configure(tokenLifetime: 2, requireAuth: true)
-      let app = AppHarness(connection)
-      await app.signIn()
-
-      let failures = try await Self.requestsAsTokensComeDue(app, count: 4)
+      let failures = try await Self.requestsAsTokensComeDue(on: connection, count: 4)
 
       #expect(failures.isEmpty, "\(failures)")
       let counters = try await connection.counters()
@@ -76,13 +81,8 @@ struct ShortLivedTokenTests {
   @MainActor
   func storeWithoutArrivalTime(kind: SampleBackendKind) async throws {
     try await kind.with { connection in
-      try await connection.configure(tokenLifetime: 2, requireAuth: true)
-      var configuration = AppConfiguration(baseURL: connection.baseURL, transport: connection.transport)
-      configuration.tokenStore = KeychainLikeStore()
-      let app = AppHarness(connection, configuration: configuration)
-      await app.signIn()
-
-      let failures = try await Self.requestsAsTokensComeDue(app, count: 4)
+      let failures = try await Self.requestsAsTokensComeDue(
+        on: connection, tokenStore: KeychainLikeStore(), count: 4)
 
       #expect(failures.isEmpty, "\(failures)")
       let counters = try await connection.counters()
