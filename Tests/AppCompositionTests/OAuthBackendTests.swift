@@ -22,7 +22,7 @@ private final class PasswordGrantTenant: InProcessHandler {
     guard request.method == "POST", request.percentEncodedPath == "/oauth/token" else {
       return .json(404, text: #"{"error":"not_found"}"#)
     }
-    let form = Self.form(request.body)
+    let form = request.formFields
     forms.withLock { $0.append(form) }
     switch (form["grant_type"], form["password"], form["refresh_token"]) {
     case ("password", "p@ss word&=+%", _):
@@ -36,18 +36,6 @@ private final class PasswordGrantTenant: InProcessHandler {
     default:
       return .json(403, text: #"{"error":"invalid_grant","error_description":"Wrong email or password."}"#)
     }
-  }
-
-  /// An `application/x-www-form-urlencoded` body as a form parser reads it: `+` is a space.
-  private static func form(_ body: Data) -> [String: String] {
-    var fields: [String: String] = [:]
-    for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-      let parts = pair.split(separator: "=", maxSplits: 1).map {
-        $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-      }
-      fields[parts[0]] = parts.count == 2 ? parts[1] : ""
-    }
-    return fields
   }
 }
 

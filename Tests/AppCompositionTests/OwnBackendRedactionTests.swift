@@ -1,5 +1,6 @@
 import AppComposition
 import DataLayer
+import DomainLayer
 import Foundation
 import LayeredSupport
 import LayeredTestSupport
@@ -40,6 +41,34 @@ private struct TerseAuthContract: AuthContract {
 
   func logOut(_ tokens: AuthTokens) -> Endpoint<NoContent>? {
     Endpoint(method: .post, path: ["logout"], body: .json(Refresh(r: tokens.refreshToken)))
+  }
+}
+
+/// A sign-in in two steps whose first sends the password under a name that announces nothing,
+/// then the terse contract's login.
+private struct TerseStepsAuthContract: AuthContract {
+  private struct Check: Encodable, Sendable {
+    var u: String
+    var p: String
+  }
+
+  struct Steps: LoginSteps {
+    let username: String
+    let password: String
+
+    func tokenRequest(through client: any HTTPClient) async throws(NetworkError) -> Endpoint<IssuedTokens> {
+      _ = try await client.send(
+        Endpoint<NoContent>(method: .post, path: ["check"], body: .json(Check(u: username, p: password))))
+      return TerseAuthContract().logIn(username: username, password: password)
+    }
+  }
+
+  func logIn(username: String, password: String) -> Steps {
+    Steps(username: username, password: password)
+  }
+
+  func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens> {
+    TerseAuthContract().refresh(tokens)
   }
 }
 
@@ -97,6 +126,21 @@ struct OwnBackendRedactionTests {
     for secret in [Self.password, Self.access, Self.refresh] {
       #expect(!text.contains(secret), "\(secret) appeared in: \(text)")
     }
+  }
+
+  @Test("a sign-in in steps lists the password among the credentials of each, whatever a step calls it")
+  func loginStepsAreRedactedByValue() async throws {
+    let (container, lines) = Self.app {
+      $0.authContract = TerseStepsAuthContract()
+    }
+    // The server refuses the first step, echoing its body into the error.
+    await #expect(throws: DomainError.self) {
+      try await container.session.logIn(username: "demo", password: Self.password)
+    }
+
+    let text = lines.withLock { $0.joined(separator: "\n") }
+    #expect(text.contains("/check") && text.contains("400"), "\(text)")
+    #expect(!text.contains(Self.password), "\(text)")
   }
 
   /// Adds the keys a backend wants on every request, as an app's interceptor does.

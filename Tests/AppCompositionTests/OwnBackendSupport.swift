@@ -116,6 +116,19 @@ extension InProcessRequest {
   func cookie(named name: String) -> String? {
     header("Cookie").flatMap { cookieValue(named: name, in: $0) }
   }
+
+  /// The body as an `application/x-www-form-urlencoded` form, as a form parser reads it: `+` is
+  /// a space.
+  var formFields: [String: String] {
+    var fields: [String: String] = [:]
+    for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+      let parts = pair.split(separator: "=", maxSplits: 1).map {
+        $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+      }
+      fields[parts[0]] = parts.count == 2 ? parts[1] : ""
+    }
+    return fields
+  }
 }
 
 /// The value of the cookie named `name` in `cookies`, the `name=value; …` pairs of a `Cookie`

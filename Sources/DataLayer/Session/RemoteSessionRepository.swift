@@ -70,10 +70,11 @@ public final class RemoteSessionRepository: SessionRepository {
   ///   the session are then unchanged.
   public func logIn(username: String, password: String) async throws(DomainError) -> User {
     // The password is removed by value from anything reported, whatever the contract calls it.
-    var request = contract.logIn(username: username, password: password)
-    request.credentials.append(password)
+    let client = PasswordListingClient(base: self.client, password: password)
     let issued: IssuedTokens
     do {
+      let request = try await contract.logIn(username: username, password: password).tokenRequest(
+        through: client)
       issued = try await client.issuedTokens(sending: request)
     } catch let error where error.status.map(contract.refusedLoginStatuses.contains) ?? false {
       throw .invalidCredentials(serverMessage: contract.refusedLoginMessage(error))
@@ -116,6 +117,18 @@ public final class RemoteSessionRepository: SessionRepository {
     request.deadline = request.deadline ?? Self.logOutDeadline
     request.credentials += [tokens.accessToken, tokens.refreshToken]
     _ = try await client.send(request)
+  }
+
+  /// A client that lists the password among the credentials of every request of a sign-in.
+  private struct PasswordListingClient: HTTPClient {
+    let base: any HTTPClient
+    let password: String
+
+    func send<Response>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
+      var endpoint = endpoint
+      endpoint.credentials.append(password)
+      return try await base.send(endpoint)
+    }
   }
 
   /// The current session at once, then every change, for any number of listeners.
