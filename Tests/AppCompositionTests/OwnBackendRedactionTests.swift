@@ -13,9 +13,10 @@ import Testing
 #endif
 
 /// A login contract whose fields announce nothing: `{"u", "p"}` in, `{"a", "b"}` out, `{"r"}` to
-/// refresh and to log out.
+/// refresh and to log out. Its login body is called `Login`, as many contracts call theirs, which
+/// must not be taken for the contract's `Steps`.
 private struct TerseAuthContract: AuthContract {
-  private struct Credentials: Encodable, Sendable {
+  private struct Login: Encodable, Sendable {
     var u: String
     var p: String
   }
@@ -30,7 +31,7 @@ private struct TerseAuthContract: AuthContract {
   }
 
   func logIn(username: String, password: String) -> Endpoint<IssuedTokens> {
-    Endpoint<Pair>(method: .post, path: ["login"], body: .json(Credentials(u: username, p: password)))
+    Endpoint<Pair>(method: .post, path: ["login"], body: .json(Login(u: username, p: password)))
       .map { IssuedTokens(accessToken: $0.a, refreshToken: $0.b, expiry: .after(seconds: -1)) }
   }
 

@@ -13,12 +13,12 @@ public import NetworkLayer
 public protocol AuthContract: Sendable {
   /// How the sign-in is sent: one `Endpoint<IssuedTokens>` unless the backend's sign-in takes
   /// several requests, a type of the app's own then.
-  associatedtype Login: LoginSteps = Endpoint<IssuedTokens>
+  associatedtype Steps: LoginSteps = Endpoint<IssuedTokens>
 
   /// The sign-in that exchanges a username and a password for a new session's tokens: the
   /// request that does, or the steps that lead to it. A refused login must answer with a status
   /// in ``refusedLoginStatuses``.
-  func logIn(username: String, password: String) -> Login
+  func logIn(username: String, password: String) -> Steps
 
   /// The request that renews `tokens`. An answer with a status in ``rejectedRefreshStatuses``
   /// ends the session; any other failure keeps it. Asked only for a session that holds a refresh
