@@ -119,19 +119,6 @@ private final class LoginFlowBackend: InProcessHandler {
 private struct LoginFlowAuthContract: AuthContract {
   static let clientID = "https://app.example/"
 
-  /// The tokens `/auth/token` answers, for a code or a refresh token.
-  struct Grant: Decodable, Sendable {
-    var accessToken: String
-    var refreshToken: String?
-    var expiresIn: Double
-
-    enum CodingKeys: String, CodingKey {
-      case accessToken = "access_token"
-      case refreshToken = "refresh_token"
-      case expiresIn = "expires_in"
-    }
-  }
-
   func logIn(username: String, password: String) -> LoginFlow {
     LoginFlow(username: username, password: password)
   }
@@ -152,11 +139,7 @@ private struct LoginFlowAuthContract: AuthContract {
 
   /// A form posted to `/auth/token`, its answer read as tokens.
   static func tokenRequest(_ form: [URLQueryItem]) -> Endpoint<IssuedTokens> {
-    Endpoint<Grant>(method: .post, path: ["auth", "token"], body: .form(form)).map { grant in
-      IssuedTokens(
-        accessToken: grant.accessToken, refreshToken: grant.refreshToken,
-        expiry: .after(seconds: grant.expiresIn))
-    }
+    Endpoint<OAuthTokenAnswer>(method: .post, path: ["auth", "token"], body: .form(form)).map(\.issued)
   }
 }
 

@@ -63,18 +63,6 @@ private struct PasswordGrantAuthContract: AuthContract {
   /// The auth server, on a host of its own (`https://tenant.auth0.com`).
   let tenant: URL
 
-  private struct Grant: Decodable, Sendable {
-    var accessToken: String
-    var refreshToken: String?
-    var expiresIn: Double
-
-    enum CodingKeys: String, CodingKey {
-      case accessToken = "access_token"
-      case refreshToken = "refresh_token"
-      case expiresIn = "expires_in"
-    }
-  }
-
   func logIn(username: String, password: String) -> Endpoint<IssuedTokens> {
     let form: [URLQueryItem] = [
       URLQueryItem(name: "grant_type", value: "password"), URLQueryItem(name: "username", value: username),
@@ -100,14 +88,10 @@ private struct PasswordGrantAuthContract: AuthContract {
   }
 
   /// The grant's answer as tokens, from the auth server rather than the API.
-  private func issuing(_ endpoint: Endpoint<Grant>) -> Endpoint<IssuedTokens> {
+  private func issuing(_ endpoint: Endpoint<OAuthTokenAnswer>) -> Endpoint<IssuedTokens> {
     var endpoint = endpoint
     endpoint.baseURL = tenant
-    return endpoint.map { grant in
-      IssuedTokens(
-        accessToken: grant.accessToken, refreshToken: grant.refreshToken,
-        expiry: .after(seconds: grant.expiresIn))
-    }
+    return endpoint.map(\.issued)
   }
 }
 

@@ -88,6 +88,25 @@ extension AppContainer {
   }
 }
 
+/// The answer of an OAuth token endpoint (RFC 6749, section 5.1), which the backends that follow
+/// OAuth give for a login and a renewal alike; a renewal may leave out the refresh token.
+struct OAuthTokenAnswer: Decodable, Sendable {
+  var accessToken: String
+  var refreshToken: String?
+  var expiresIn: Double
+
+  enum CodingKeys: String, CodingKey {
+    case accessToken = "access_token"
+    case refreshToken = "refresh_token"
+    case expiresIn = "expires_in"
+  }
+
+  /// The answer as the session's tokens.
+  var issued: IssuedTokens {
+    IssuedTokens(accessToken: accessToken, refreshToken: refreshToken, expiry: .after(seconds: expiresIn))
+  }
+}
+
 /// The tokens a test backend has issued and still accepts, each numbered and unique.
 struct IssuedTokenSets {
   var access: Set<String> = []
