@@ -19,9 +19,7 @@ public protocol LoginSteps: Sendable {
 
 extension Endpoint: LoginSteps where Response == IssuedTokens {
   /// The endpoint itself, the one request of the sign-in.
-  public func tokenRequest(through client: any HTTPClient) async throws(NetworkError) -> Endpoint<
-    IssuedTokens
-  > {
+  public func tokenRequest(through client: any HTTPClient) async throws(NetworkError) -> Self {
     self
   }
 }

@@ -71,11 +71,10 @@ public final class RemoteSessionRepository: SessionRepository {
   public func logIn(username: String, password: String) async throws(DomainError) -> User {
     // The password is removed by value from anything reported, whatever the contract calls it.
     let client = PasswordListingClient(base: self.client, password: password)
+    let steps = contract.logIn(username: username, password: password)
     let issued: IssuedTokens
     do {
-      let request = try await contract.logIn(username: username, password: password).tokenRequest(
-        through: client)
-      issued = try await client.issuedTokens(sending: request)
+      issued = try await client.issuedTokens(sending: steps.tokenRequest(through: client))
     } catch let error where error.status.map(contract.refusedLoginStatuses.contains) ?? false {
       throw .invalidCredentials(serverMessage: contract.refusedLoginMessage(error))
     } catch {
