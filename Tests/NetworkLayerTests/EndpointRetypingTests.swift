@@ -19,6 +19,7 @@ struct EndpointRetypingTests {
     endpoint.endsWithSlash = true
     endpoint.maximumResponseSize = 64
     endpoint.credentials = ["s3cret"]
+    endpoint.followsRedirects = false
     return endpoint
   }
 
@@ -65,5 +66,11 @@ struct EndpointRetypingTests {
       Issue.record("expected the original's status range to refuse 201, got \(refused)")
       return
     }
+  }
+
+  @Test("a retyped endpoint keeps whether it follows redirects")
+  func sameRedirectRule() {
+    #expect(!configured().map { $0.count }.followsRedirects)
+    #expect(!configured().decoding(as: Wrapper.self).followsRedirects)
   }
 }

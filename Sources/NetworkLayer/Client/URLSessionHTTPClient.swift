@@ -139,7 +139,8 @@ public struct URLSessionHTTPClient: HTTPClient {
       do throws(NetworkError) {
         let (body, response) = try await transport.send(
           request, maximumResponseSize: endpoint.request.maximumResponseSize ?? maximumResponseSize,
-          acceptableStatusCodes: endpoint.request.acceptableStatusCodes, scope: scope)
+          acceptableStatusCodes: endpoint.request.acceptableStatusCodes,
+          followsRedirects: endpoint.request.followsRedirects, scope: scope)
         call?.responseReceived(response, bodyByteCount: body.count)
         do throws(NetworkError) {
           return try endpoint.value(in: body, response: response, request: request, refusals: refusalFormat)

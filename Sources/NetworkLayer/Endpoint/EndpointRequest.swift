@@ -40,6 +40,12 @@ public struct EndpointRequest: Sendable {
   /// or less fails with ``NetworkError/timeout`` before anything is sent; more than a year
   /// counts as a year.
   public var deadline: Duration? = nil
+  /// Whether a redirect (301, 302, 303, 307 or 308) is followed. `false` delivers the redirect
+  /// itself, to be read as any answer (its `Location` through ``HTTPClient/response(for:)``):
+  /// a download link that points at a CDN, a one-time code in the `Location` of an app's own
+  /// scheme. Accept its status in ``acceptableStatusCodes`` (`200..<400`), or it fails as a bad
+  /// status. A transport of the app's own (see ``HTTPTransport``) follows or not as it does.
+  public var followsRedirects = true
   /// Whether the path ends with `/`, for backends that route by directory (`/api/token/`): sent
   /// as that slash, never `%2F`. A base URL's own trailing slash is kept when the endpoint adds
   /// no segment.

@@ -134,4 +134,28 @@ struct RedirectTargetTests {
       #expect(targets.count == 21)
     }
   }
+
+  @Test(
+    "an endpoint that does not follow redirects gets the redirect itself, its Location as sent, and nothing more is sent",
+    arguments: [301, 302, 303, 307, 308],
+    ["myapp://callback?code=one-time", "/_probe/echo"]
+  )
+  func redirectDelivered(status: Int, location: String) async throws {
+    try await Self.withServer { client, connection, _ in
+      var endpoint = Endpoint<NoContent>(
+        method: .post, path: ["_probe", "redirect"],
+        query: [
+          URLQueryItem(name: "status", value: String(status)), URLQueryItem(name: "to", value: location),
+        ],
+        acceptableStatusCodes: 200..<400)
+      endpoint.followsRedirects = false
+
+      let response = try await client.response(for: endpoint)
+
+      #expect(response.statusCode == status)
+      #expect(response.value(forHTTPHeaderField: "Location") == location)
+      let targets = try await Self.targets(connection)
+      #expect(targets.count == 1, "after the redirect itself, the server received \(targets.dropFirst())")
+    }
+  }
 }

@@ -26,14 +26,18 @@ enum ClientTransport: Sendable {
 
   /// Sends `request` within `scope`: a body over `maximumResponseSize` ends the call, unless its
   /// status is not one of `acceptableStatusCodes`, whose body is cut to its start instead.
+  /// `followsRedirects` is URLSession's to apply; any other transport follows or not as it does.
   func send(
-    _ request: URLRequest, maximumResponseSize: Int, acceptableStatusCodes: Range<Int>, scope: CallScope
+    _ request: URLRequest, maximumResponseSize: Int, acceptableStatusCodes: Range<Int>,
+    followsRedirects: Bool,
+    scope: CallScope
   ) async throws(NetworkError) -> (Data, HTTPURLResponse) {
     let limit = max(0, maximumResponseSize)
     switch self {
     case .urlSession(let transport):
       return try await transport.send(
-        request, maximumResponseSize: limit, acceptableStatusCodes: acceptableStatusCodes, scope: scope)
+        request, maximumResponseSize: limit, acceptableStatusCodes: acceptableStatusCodes,
+        followsRedirects: followsRedirects, scope: scope)
     case .other(let transport):
       let (body, response) = try await scope.run { () async throws(NetworkError) in
         try await transport.send(request)

@@ -60,6 +60,8 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   private let originalRequest: URLRequest
   private let limit: Int
   private let acceptable: Range<Int>
+  /// Whether a redirect is followed, or its response is the answer.
+  private let followsRedirects: Bool
   /// Where the calls that cancel the task, or answer Foundation in a way that may cancel it, run.
   private let calls: URLSessionCallQueues
   /// The most the body's buffer is sized for up front. An announced length is only a claim:
@@ -73,13 +75,14 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   /// Creates the delegate of one task, of an attempt whose earlier tasks followed `followed`
   /// redirects.
   init(
-    originalRequest: URLRequest, maximumResponseSize: Int,
-    acceptableStatusCodes: Range<Int>, followed: Int, calls: URLSessionCallQueues
+    originalRequest: URLRequest, maximumResponseSize: Int, acceptableStatusCodes: Range<Int>,
+    followsRedirects: Bool, followed: Int, calls: URLSessionCallQueues
   ) {
     state = Locked(State(bodyLimit: maximumResponseSize, followed: followed))
     self.originalRequest = originalRequest
     self.limit = maximumResponseSize
     self.acceptable = acceptableStatusCodes
+    self.followsRedirects = followsRedirects
     self.calls = calls
   }
 
@@ -242,6 +245,8 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     newRequest request: URLRequest,
     completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
+    // `nil` makes Foundation end the task with the redirect response and its body.
+    guard followsRedirects else { return completionHandler(nil) }
     let redirect: (request: URLRequest, repeats: Bool)?
     do throws(NetworkError) {
       // Counted here for every status: Foundation follows a redirect that goes on as a GET

@@ -90,6 +90,7 @@ public struct URLSessionTransport: HTTPTransport {
   ///     is read only up to `Transfer.errorBodyLimit` and returned with its response, however
   ///     large it is, so an error status is reported as one with its excerpt, never as
   ///     ``NetworkError/responseTooLarge(limit:)``.
+  ///   - followsRedirects: whether a redirect is followed, or its response is the answer.
   ///   - scope: the call the request belongs to; its end ends the request.
   /// - Returns: the body (whole, or the start of an error body) and the HTTP response; a
   ///   challenged 401 is such a response.
@@ -101,6 +102,7 @@ public struct URLSessionTransport: HTTPTransport {
     _ request: URLRequest,
     maximumResponseSize: Int,
     acceptableStatusCodes: Range<Int> = 200..<300,
+    followsRedirects: Bool = true,
     scope: CallScope
   ) async throws(NetworkError) -> (Data, HTTPURLResponse) {
     var request = request
@@ -110,7 +112,9 @@ public struct URLSessionTransport: HTTPTransport {
     var followed = 0
     while true {
       switch await run(
-        request, limit: limit, acceptable: acceptableStatusCodes, followed: followed, scope: scope)
+        request, limit: limit, acceptable: acceptableStatusCodes, follows: followsRedirects,
+        followed: followed,
+        scope: scope)
       {
       case .response(let body, let response):
         return (body, response)
@@ -126,12 +130,13 @@ public struct URLSessionTransport: HTTPTransport {
   /// Runs one data task for `request`, unless `scope` has ended; `followed` redirects of the
   /// attempt came before it.
   private func run(
-    _ request: URLRequest, limit: Int, acceptable: Range<Int>, followed: Int, scope: CallScope
+    _ request: URLRequest, limit: Int, acceptable: Range<Int>, follows: Bool, followed: Int, scope: CallScope
   ) async -> Transfer.Outcome {
     let transfer = Transfer(
       originalRequest: request,
       maximumResponseSize: limit,
       acceptableStatusCodes: acceptable,
+      followsRedirects: follows,
       followed: followed,
       calls: delegating.calls
     )
