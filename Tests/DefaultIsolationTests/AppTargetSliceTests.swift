@@ -103,6 +103,44 @@ actor NotesBackend {
   }
 }
 
+/// The app's auth server: a challenge, then a session for its answer.
+actor SessionBackend {
+  private(set) var requests: [String] = []
+
+  func answer(_ request: InProcessRequest) -> InProcessReply {
+    requests.append("\(request.method) \(request.path)")
+    let body = request.path == "/challenge" ? #"{"id":"c-1"}"# : #"{"token":"t-1"}"#
+    return .respond(.init(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8)))
+  }
+}
+
+/// The app's login contract, a sign-in in two steps: a challenge fetched, then answered with the
+/// password.
+struct NotesAuthContract: AuthContract {
+  struct Steps: LoginSteps {
+    let username: String
+    let password: String
+
+    func tokenRequest(through client: any HTTPClient) async throws(NetworkError) -> Endpoint<IssuedTokens> {
+      let challenge = try await client.send(Endpoint<[String: String]>(path: ["challenge"]))
+      let answer = ["user": username, "password": password, "challenge": challenge["id"] ?? ""]
+      return Endpoint<[String: String]>(method: .post, path: ["session"], body: .json(answer)).map {
+        IssuedTokens(accessToken: $0["token"] ?? "", refreshToken: nil, expiry: .unknown)
+      }
+    }
+  }
+
+  func logIn(username: String, password: String) -> Steps {
+    Steps(username: username, password: password)
+  }
+
+  func refresh(_ tokens: AuthTokens) -> Endpoint<IssuedTokens> {
+    Endpoint<[String: String]>(method: .post, path: ["session", "renewal"]).map {
+      IssuedTokens(accessToken: $0["token"] ?? "", refreshToken: nil, expiry: .unknown)
+    }
+  }
+}
+
 @Suite("An app's own slice in a target whose default isolation is the main actor", .timeLimit(.minutes(1)))
 struct AppTargetSliceTests {
   /// The feature over its repository, whose client reaches `backend` in process.
@@ -133,5 +171,21 @@ struct AppTargetSliceTests {
     store.send(.appeared)
     await store.receive { ($0.notes, $0.errorMessage) = ([Note(id: 1, text: "Milk")], nil) }
     await store.finish()
+  }
+
+  @Test("its own login contract signs in with its two steps, off the main actor as any contract is")
+  func ownLoginSteps() async throws {
+    let backend = SessionBackend()
+    let transport = InProcessTransport(StubHandler { await backend.answer($0) })
+    let client = URLSessionHTTPClient(baseURL: transport.baseURL, transport: transport)
+    let store = InMemoryTokenStore()
+    let sessions = RemoteSessionRepository(
+      client: client, contract: NotesAuthContract(), tokenStore: store,
+      sessionEvents: AsyncStream { $0.finish() })
+
+    _ = try await sessions.logIn(username: "ada", password: "pass-4e1c7b")
+
+    #expect(await backend.requests == ["GET /challenge", "POST /session"])
+    #expect(store.tokens?.accessToken == "t-1")
   }
 }
