@@ -146,6 +146,27 @@ struct RefusalTests {
     #expect(await Self.sentenceOfBadStatus(400, body: nest) == "title should not be empty")
   }
 
+  @Test(
+    "PocketBase's errors, filed under data as a code and a message at each field's path, give a message for each field; other data names none"
+  )
+  func codedFieldErrorsUnderData() async {
+    // PocketBase 0.40's answer to a record with a blank title and a collection setting too low.
+    let pocketBase =
+      #"{"data":{"title":{"code":"validation_required","message":"Cannot be blank."},"authToken":{"duration":{"code":"validation_min_greater_equal_than_required","message":"Must be no less than 10.","params":{"threshold":10}}}},"message":"Failed to create record.","status":400}"#
+    #expect(
+      await Self.outcome(status: 400, body: pocketBase)
+        == .failure(
+          .refused(
+            status: 400, message: "Failed to create record.",
+            fieldErrors: ["title": ["Cannot be blank."], "authToken.duration": ["Must be no less than 10."]]))
+    )
+    // Its refusal that names no field, and a body whose data is anything else, stay bad statuses.
+    let signIn = #"{"data":{},"message":"Failed to authenticate.","status":400}"#
+    #expect(await Self.sentenceOfBadStatus(400, body: signIn) == "Failed to authenticate.")
+    let other = #"{"data":{"id":5,"note":{"message":"kept as it was"}},"message":"Could not save the note."}"#
+    #expect(await Self.sentenceOfBadStatus(400, body: other) == "Could not save the note.")
+  }
+
   @Test("Symfony's and API Platform's violations give a message for each property path")
   func symfonyViolations() async {
     let symfony =

@@ -10,7 +10,8 @@ import Foundation
 /// of messages, and `non_field_errors` or `detail` as the sentence for the whole form; `errors`
 /// that nest (marshmallow's, filed by webargs under the request's `json` or `query`, or by
 /// Flask-AppBuilder and Superset under `message`) are read by dotted path, where a text under
-/// `detail` is Phoenix's sentence for the whole request. Each is
+/// `detail` is Phoenix's sentence for the whole request, and so are PocketBase's, each a `code`
+/// and a `message` under `data`. Each is
 /// also read inside an `error` object, the envelope of Stripe's, Google's, Strapi's and many
 /// hand-written APIs' errors, where the envelope itself may name its field (Stripe's `param`,
 /// OData's `target`), Google's `details` list its `fieldViolations` and Strapi's hold `errors`
@@ -55,6 +56,10 @@ enum RefusalBody {
     // Flask-AppBuilder (and so Superset) files marshmallow's errors under `message`.
     if let filed = object["message"] as? [String: Any] {
       fieldErrors.merge(nestedFields(in: filed), uniquingKeysWith: +)
+    }
+    // PocketBase files each field's error under `data`, as a code and a message.
+    if let filed = object["data"] as? [String: Any] {
+      fieldErrors.merge(codedFields(in: filed), uniquingKeysWith: +)
     }
     // An envelope may itself be about one field: Stripe's `param`, OData's `target`.
     if isEnvelope, let message = object["message"] as? String,
@@ -270,6 +275,21 @@ enum RefusalBody {
       let isLocation = path.isEmpty && requestLocations.contains(child.name) && child.value is [String: Any]
       let steps = isLocation ? [] : path + [child.name]
       fields.merge(nestedFields(in: child.value, path: steps), uniquingKeysWith: +)
+    }
+    return fields
+  }
+
+  /// The `message` of each object in `value` that holds a `code` and a `message`, both texts, by
+  /// the dotted path of the keys that lead to it: PocketBase's field errors, nested as the fields
+  /// are (`authToken.duration`). Nothing else under `data` is read.
+  private static func codedFields(in value: Any, path: [String] = []) -> [String: [String]] {
+    guard let object = value as? [String: Any] else { return [:] }
+    if !path.isEmpty, object["code"] is String, let message = object["message"] as? String {
+      return [path.joined(separator: "."): [message]]
+    }
+    var fields: [String: [String]] = [:]
+    for (key, child) in object {
+      fields.merge(codedFields(in: child, path: path + [key]), uniquingKeysWith: +)
     }
     return fields
   }
