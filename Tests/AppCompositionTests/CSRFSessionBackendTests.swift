@@ -56,7 +56,7 @@ private final class CSRFSessionBackend: InProcessHandler {
   }
 
   private func signIn(_ request: InProcessRequest) -> InProcessReply {
-    let fields = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
+    let fields = request.jsonFields
     guard fields["password"] == "correct-horse-battery-staple" else {
       return .json(400, text: #"{"non_field_errors":["Unable to log in with provided credentials."]}"#)
     }

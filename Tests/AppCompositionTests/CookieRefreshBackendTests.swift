@@ -30,7 +30,7 @@ private final class CookieRefreshBackend: InProcessHandler {
     state.withLock { $0.requestLines.append("\(request.method) \(request.percentEncodedPath)") }
     switch (request.method, request.percentEncodedPath) {
     case ("POST", "/auth/login"):
-      let fields = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
+      let fields = request.jsonFields
       guard fields["password"] == "correct-horse-battery-staple" else {
         return .json(401, text: #"{"message":"Invalid credentials"}"#)
       }

@@ -40,7 +40,7 @@ private final class CookieSessionBackend: InProcessHandler {
     }
     switch (request.method, request.percentEncodedPath) {
     case ("POST", "/session"):
-      let fields = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
+      let fields = request.jsonFields
       guard fields["password"] == "correct-horse-battery-staple" else {
         return .json(401, text: #"{"error":"Invalid email or password."}"#)
       }

@@ -31,7 +31,7 @@ private final class HeaderRefreshBackend: InProcessHandler {
     let bearer = presented.hasPrefix("Bearer ") ? String(presented.dropFirst("Bearer ".count)) : ""
     switch (request.method, request.percentEncodedPath) {
     case ("POST", "/login"):
-      let fields = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
+      let fields = request.jsonFields
       guard fields["password"] == "correct-horse-battery-staple" else {
         return .json(401, text: #"{"msg":"Bad username or password"}"#)
       }

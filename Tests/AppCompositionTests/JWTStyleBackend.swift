@@ -60,13 +60,13 @@ final class JWTStyleBackend: InProcessHandler {
     }
     switch (request.method, request.percentEncodedPath) {
     case ("POST", "/api/token/"):
-      let fields = Self.fields(of: request)
+      let fields = request.jsonFields
       guard fields["username"] == "demo", fields["password"] == "correct-horse-battery-staple" else {
         return Self.json(401, ["detail": "No active account found with the given credentials"])
       }
       return Self.json(200, issuePair())
     case ("POST", "/api/token/refresh/"):
-      let refresh = Self.fields(of: request)["refresh"] ?? ""
+      let refresh = request.jsonFields["refresh"] ?? ""
       let accepted = state.withLock { state in
         state.refreshTokensReceived.append(refresh)
         guard state.validRefreshTokens.contains(refresh), !state.blacklisted.contains(refresh) else {
@@ -80,7 +80,7 @@ final class JWTStyleBackend: InProcessHandler {
       }
       return Self.json(200, issuePair())
     case ("POST", "/api/token/blacklist/"):
-      let refresh = Self.fields(of: request)["refresh"] ?? ""
+      let refresh = request.jsonFields["refresh"] ?? ""
       state.withLock { state in
         state.refreshTokensReceived.append(refresh)
         state.blacklisted.insert(refresh)
@@ -141,10 +141,6 @@ final class JWTStyleBackend: InProcessHandler {
     let (iat, exp) = (Int(issuedAt.timeIntervalSince1970), Int(expiry.timeIntervalSince1970.rounded(.up)))
     let payload = #"{"token_type":"access","exp":\#(exp),"iat":\#(iat),"jti":"\#(id)"}"#
     return part(#"{"alg":"HS256","typ":"JWT"}"#) + "." + part(payload) + ".c2lnbmF0dXJl"
-  }
-
-  private static func fields(of request: InProcessRequest) -> [String: String] {
-    (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
   }
 
   private static func json(_ status: Int, _ object: [String: String]) -> InProcessReply {

@@ -71,7 +71,7 @@ private final class LoginFlowBackend: InProcessHandler {
   }
 
   private func submit(_ request: InProcessRequest, to flow: String) -> InProcessReply {
-    let fields = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
+    let fields = request.jsonFields
     return state.withLock { state in
       guard state.flows.contains(flow) else {
         return .json(404, text: #"{"message":"Invalid flow specified"}"#)

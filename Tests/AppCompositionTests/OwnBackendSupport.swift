@@ -136,6 +136,12 @@ extension InProcessRequest {
     header("Cookie").flatMap { cookieValue(named: name, in: $0) }
   }
 
+  /// The body as a JSON object of texts, as a backend reads a login's or a refresh's fields; empty
+  /// when it is not one.
+  var jsonFields: [String: String] {
+    (try? JSONDecoder().decode([String: String].self, from: body)) ?? [:]
+  }
+
   /// The body as an `application/x-www-form-urlencoded` form, as a form parser reads it: `+` is
   /// a space.
   var formFields: [String: String] {

@@ -20,7 +20,7 @@ private final class TokenOnlyBackend: InProcessHandler {
     requestLines.withLock { $0.append("\(request.method) \(request.percentEncodedPath)") }
     switch (request.method, request.percentEncodedPath) {
     case ("POST", "/api-token-auth/"):
-      let fields = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
+      let fields = request.jsonFields
       guard fields["password"] == "correct-horse-battery-staple" else {
         return .json(400, text: #"{"non_field_errors":["Unable to log in with provided credentials."]}"#)
       }
