@@ -84,7 +84,8 @@ public final class AppContainer: Sendable {
       contract: configuration.authContract,
       tokenStore: tokenStore,
       sessionEvents: authInterceptor.sessionEvents,
-      forgetUserData: { todoCache.clear() }
+      forgetUserData: { todoCache.clear() },
+      renewal: { await authInterceptor.renewal(of: $0) }
     )
     authenticatedClient = apiClient
     todoRepository = RemoteTodoRepository(client: apiClient, cache: todoCache)

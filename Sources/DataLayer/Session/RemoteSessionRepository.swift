@@ -17,6 +17,7 @@ public final class RemoteSessionRepository: SessionRepository {
   private let now: @Sendable () -> Date
   private let session: StateBroadcaster<Session>
   private let forgetUserData: @Sendable () -> Void
+  private let renewal: @Sendable (AuthTokens) async -> AuthTokens?
   private let listener = Locked<Task<Void, Never>?>(nil)
 
   /// Creates the repository.
@@ -28,6 +29,8 @@ public final class RemoteSessionRepository: SessionRepository {
   ///   - sessionEvents: the auth interceptor's `sessionEvents`.
   ///   - forgetUserData: removes what belongs to the signed-in user (caches), called when the
   ///     session ends for any reason, so the next user never sees the previous one's data.
+  ///   - renewal: the tokens a refresh on its way when the session was signed out was issued for
+  ///     the given ones (the auth interceptor's `renewal(of:)`), for the logout to revoke.
   ///   - now: the time an answer arrived, from which an expiry in seconds is counted.
   public init(
     client: any HTTPClient,
@@ -35,12 +38,14 @@ public final class RemoteSessionRepository: SessionRepository {
     tokenStore: any TokenStore,
     sessionEvents: AsyncStream<SessionEvent>,
     forgetUserData: @escaping @Sendable () -> Void = {},
+    renewal: @escaping @Sendable (AuthTokens) async -> AuthTokens? = { _ in nil },
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.client = client
     self.contract = contract
     self.tokenStore = tokenStore
     self.forgetUserData = forgetUserData
+    self.renewal = renewal
     self.now = now
     self.session = StateBroadcaster(tokenStore.tokens == nil ? .signedOut : .signedIn)
     let task = Task { [weak self] in
@@ -87,16 +92,18 @@ public final class RemoteSessionRepository: SessionRepository {
 
   /// Clears the tokens and the user's data, publishes `Session.signedOut`, then sends the
   /// contract's logout request with the tokens that were cleared, if it has one. Never fails:
-  /// the user is signed out at once, whether or not the server can be told. A logout refused for
-  /// its access token (expired while the app sat idle) is sent once more with renewed tokens, so
-  /// the server does not keep a refresh token that would bring the session back. Each of these
+  /// the user is signed out at once, whether or not the server can be told. The server must not
+  /// keep a refresh token that would bring the session back: a refresh already on its way is
+  /// waited for and its tokens are the ones sent, and a logout refused for its access token
+  /// (expired while the app sat idle) is sent once more with renewed tokens. Each of these
   /// requests waits at most 10 s unless its endpoint says otherwise.
   public func logOut() async {
-    let ended = tokenStore.tokens
+    let cleared = tokenStore.tokens
     tokenStore.clear()
     forgetUserData()
     session.update { $0 = .signedOut }
-    guard let ended else { return }
+    guard let cleared else { return }
+    let ended = await renewal(cleared) ?? cleared
     // Its failure is the server's to forget; the client's monitors still see it.
     do throws(NetworkError) {
       try await sendLogOut(with: ended)

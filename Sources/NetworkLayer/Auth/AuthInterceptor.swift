@@ -28,7 +28,10 @@ import LayeredSupport
 ///
 /// It is an actor over a synchronous token store, so "look at the tokens, then maybe refresh" has
 /// no suspension point in between: two requests can never both decide to refresh. New
-/// credentials it did not produce (a login) reset the refresh window.
+/// credentials it did not produce (a login) reset the refresh window. A refresh whose tokens were
+/// replaced (a login) or cleared (a sign-out) while it ran saves nothing: its waiters go out with
+/// the stored tokens, or fail with ``NetworkError/unauthorized`` once signed out, and what it
+/// answered is kept for the sign-out to revoke (``renewal(of:)``).
 public actor AuthInterceptor: RequestInterceptor {
   /// The statuses with which most backends reject a refresh token: 400 (OAuth's
   /// `invalid_grant`), 401 and 403.
@@ -74,6 +77,9 @@ public actor AuthInterceptor: RequestInterceptor {
   private var known: AuthTokens?
   /// The tokens whose refresh ended the session, and why: a late 401 for them gets that error.
   private var endedSession: (tokens: AuthTokens, error: NetworkError)?
+  /// What a refresh answered after a sign-out cleared the tokens it started from, kept for that
+  /// sign-out to revoke: see ``renewal(of:)``.
+  private var renewedAfterSignOut: (basis: AuthTokens, renewed: AuthTokens)?
 
   /// Creates the interceptor over the tokens in `store`, renewed by `refresher` (which must not
   /// send through this interceptor). The access token is sent as the value of `header`, after
@@ -169,6 +175,18 @@ public actor AuthInterceptor: RequestInterceptor {
     }
   }
 
+  /// The tokens the server issued for `tokens` in a refresh that was on its way when the app
+  /// cleared them (a sign-out), once that refresh answers; `nil` when there was none, or it failed.
+  /// The stored tokens are not brought back and no request is sent with these: they are for the
+  /// sign-out to revoke, since a server that rotates refresh tokens has already revoked the
+  /// cleared one.
+  public func renewal(of tokens: AuthTokens) async -> AuthTokens? {
+    if let inFlight, Self.sameCredentials(inFlight.basis, tokens) { _ = await inFlight.waiters.wait() }
+    guard let kept = renewedAfterSignOut, Self.sameCredentials(kept.basis, tokens) else { return nil }
+    renewedAfterSignOut = nil
+    return kept.renewed
+  }
+
   // MARK: - One refresh for everyone
 
   /// The tokens to send a request with: waits for a refresh in flight, refreshes first when the
@@ -208,6 +226,7 @@ public actor AuthInterceptor: RequestInterceptor {
     guard !Self.sameCredentials(stored, known) else { return stored }
     if let stored {
       loopSigns.removeAll()
+      renewedAfterSignOut = nil
       if let inFlight, !Self.sameCredentials(stored, inFlight.basis) { self.inFlight = nil }
     }
     known = stored
@@ -254,13 +273,20 @@ public actor AuthInterceptor: RequestInterceptor {
     if inFlight === refresh { inFlight = nil }
     switch result {
     case .success(let fresh):
-      // Tokens that changed meanwhile (a login, a logout) are newer than this refresh's answer.
-      if Self.sameCredentials(store.tokens, refresh.basis) {
+      record(.refreshSucceeded(duration: duration))
+      // Tokens that changed meanwhile (a login, a logout) are newer than this refresh's answer,
+      // and no request goes out with the tokens of a session that was signed out.
+      let current = store.tokens
+      if Self.sameCredentials(current, refresh.basis) {
         store.save(fresh)
         known = fresh
+        refresh.waiters.finish(.success(fresh))
+      } else if let current {
+        refresh.waiters.finish(.success(current))
+      } else {
+        renewedAfterSignOut = (refresh.basis, fresh)
+        refresh.waiters.finish(.failure(.unauthorized))
       }
-      record(.refreshSucceeded(duration: duration))
-      refresh.waiters.finish(.success(fresh))
     case .failure(let error) where rejectsRefreshToken(error):
       let failure = NetworkError.refreshFailed(reason: Self.reason(for: error))
       record(.refreshFailed(failure, duration: duration))
