@@ -94,9 +94,9 @@ public final class RemoteSessionRepository: SessionRepository {
   /// contract's logout request with the tokens that were cleared, if it has one. Never fails:
   /// the user is signed out at once, whether or not the server can be told. The server must not
   /// keep a refresh token that would bring the session back: a refresh already on its way is
-  /// waited for and its tokens are the ones sent, and a logout refused for its access token
-  /// (expired while the app sat idle) is sent once more with renewed tokens. Each of these
-  /// requests waits at most 10 s unless its endpoint says otherwise.
+  /// waited for (within its own deadline) and its tokens are the ones sent, and a logout refused
+  /// for its access token (expired while the app sat idle) is sent once more with renewed tokens.
+  /// Each of these requests waits at most 10 s unless its endpoint says otherwise.
   public func logOut() async {
     let cleared = tokenStore.tokens
     tokenStore.clear()
