@@ -26,12 +26,13 @@ struct DataStack {
       interceptors: [authInterceptor, RetryPolicy()]
     )
     self.api = api
-    let cache = self.cache
+    let (cache, authInterceptor) = (self.cache, self.authInterceptor)
     sessions = RemoteSessionRepository(
       client: plain,
       tokenStore: tokenStore,
       sessionEvents: authInterceptor.sessionEvents,
-      forgetUserData: { cache.clear() }
+      forgetUserData: { cache.clear() },
+      renewal: { await authInterceptor.renewal(of: $0) }
     )
     todos = RemoteTodoRepository(client: api, cache: cache)
     articles = RemoteArticleRepository(client: api)

@@ -44,6 +44,51 @@ struct RemoteTodoRepositoryTests {
     }
   }
 
+  @Test(
+    "a load and a create answered after a sign-out reach their caller, and the cache stays empty",
+    arguments: ["GET", "POST"])
+  func lateAnswerAfterSignOut(method: String) async throws {
+    try await SampleBackendKind.embedded.with { connection in
+      let stack = DataStack(connection)
+      try await stack.signIn()
+      try await connection.inject(.init(path: "/todos", method: method, delay: 600))
+      let call = Task { () async throws(DomainError) -> Int in
+        method == "GET"
+          ? try await stack.todos.todos().count
+          : try await stack.todos.createTodo(title: "written just before signing out").id
+      }
+      _ = try await connection.counters(once: { $0.paths["\(method) /todos", default: 0] == 1 })
+
+      await stack.sessions.logOut()
+      #expect(try await connection.releaseDelays() == 1)
+
+      #expect(try await call.value > 0, "the caller gets its answer")
+      #expect(stack.todos.cachedTodos() == nil, "nothing of the signed-out user is cached")
+    }
+  }
+
+  @Test("a toggle answered after a sign-out and a new sign-in leaves the new session's list as it loaded")
+  func lateToggleAfterNewSignIn() async throws {
+    try await SampleBackendKind.embedded.with { connection in
+      let stack = DataStack(connection)
+      try await stack.signIn()
+      try await connection.inject(.init(path: "/todos/1", method: "PATCH", delay: 600))
+      let toggle = Task { () async throws(DomainError) -> Todo in
+        try await stack.todos.setCompleted(true, forTodoWithID: 1)
+      }
+      _ = try await connection.counters(once: { $0.paths["PATCH /todos/1", default: 0] == 1 })
+
+      await stack.sessions.logOut()
+      try await stack.signIn()
+      let loaded = try await Result.of { () async throws(DomainError) in try await stack.todos.todos() }.get()
+      #expect(try await connection.releaseDelays() == 1)
+
+      #expect(try await toggle.value.isCompleted, "the caller gets its answer")
+      #expect(loaded.first?.isCompleted == false)
+      #expect(stack.todos.cachedTodos() == loaded, "the signed-out session's answer changes nothing cached")
+    }
+  }
+
   @Test("creating and toggling write through to the server and the cache")
   func createAndToggle() async throws {
     try await SampleBackendKind.embedded.with { connection in

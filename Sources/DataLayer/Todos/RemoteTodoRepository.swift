@@ -6,7 +6,8 @@ public import NetworkLayer
 /// It sends the todo endpoints through an `HTTPClient`, maps each DTO to a `Todo`, and turns
 /// every `NetworkError` into a `DomainError`. One malformed todo fails the whole load with
 /// `DomainError.invalidData(reason:)`: showing a partial list as if it were complete would be a
-/// quieter, worse failure. Successful loads and changes are written through to the cache.
+/// quieter, worse failure. Successful loads and changes are written through to the cache, unless
+/// the person signed out (the cache was cleared) while the request was on its way.
 public struct RemoteTodoRepository: TodoRepository {
   private let client: any HTTPClient
   private let cache: any TodoCache
@@ -23,8 +24,9 @@ public struct RemoteTodoRepository: TodoRepository {
   /// - Throws: the `DomainError` for the network failure, or `DomainError.invalidData(reason:)`
   ///   when any todo breaks an invariant; the cache is then left as it was.
   public func todos() async throws(DomainError) -> [Todo] {
+    let generation = cache.generation
     let todos = try await client.sendTranslatingErrors(TodoEndpoints.list).toDomain()
-    cache.save(todos)
+    cache.update(unlessClearedSince: generation) { _ in todos }
     return todos
   }
 
@@ -60,9 +62,11 @@ public struct RemoteTodoRepository: TodoRepository {
   /// - Throws: the `DomainError` for the network failure, or `DomainError.invalidData(reason:)`
   ///   when the server's todo breaks an invariant; the cache is then left as it was.
   public func createTodo(title: String) async throws(DomainError) -> Todo {
-    let create = TodoEndpoints.create(title: title)
+    let (create, generation) = (TodoEndpoints.create(title: title), cache.generation)
     let todo = try await client.sendTranslatingErrors(create, fieldNames: TodoEndpoints.fieldNames).toDomain()
-    cache.update { cached in (cached ?? []).filter { $0.id != todo.id } + [todo] }
+    cache.update(unlessClearedSince: generation) { cached in
+      (cached ?? []).filter { $0.id != todo.id } + [todo]
+    }
     return todo
   }
 
@@ -75,9 +79,10 @@ public struct RemoteTodoRepository: TodoRepository {
   /// - Throws: the `DomainError` for the network failure, or `DomainError.invalidData(reason:)`
   ///   when the server's todo breaks an invariant; the cache is then left as it was.
   public func setCompleted(_ isCompleted: Bool, forTodoWithID id: Int) async throws(DomainError) -> Todo {
+    let generation = cache.generation
     let todo = try await client.sendTranslatingErrors(TodoEndpoints.setCompleted(isCompleted, id: id))
       .toDomain()
-    cache.update { cached in cached?.map { $0.id == todo.id ? todo : $0 } }
+    cache.update(unlessClearedSince: generation) { cached in cached?.map { $0.id == todo.id ? todo : $0 } }
     return todo
   }
 }

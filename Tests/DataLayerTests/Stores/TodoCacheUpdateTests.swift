@@ -60,6 +60,30 @@ struct TodoCacheUpdateTests {
     #expect(!fileExists(at: url))
   }
 
+  @Test(
+    "an update that began before a clear is dropped, on disk too, and one that began after it is kept",
+    arguments: [true, false])
+  func updateSinceAClear(onDisk: Bool) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = directory.file("todos.json")
+    let cache: any TodoCache = onDisk ? FileTodoCache(fileURL: url) : InMemoryTodoCache()
+    let (first, late, next) = (try Self.todo(1), try Self.todo(2), try Self.todo(3))
+    cache.save([first])
+    let before = cache.generation
+
+    cache.clear()
+    cache.update(unlessClearedSince: before) { ($0 ?? []) + [late] }
+    #expect(cache.load() == nil)
+    await (cache as? FileTodoCache)?.flush()
+    #expect(!fileExists(at: url))
+
+    cache.update(unlessClearedSince: cache.generation) { ($0 ?? []) + [next] }
+    #expect(cache.load() == [next])
+    await (cache as? FileTodoCache)?.flush()
+    #expect(!onDisk || FileTodoCache(fileURL: url).load() == [next])
+  }
+
   @Test("todos created at once through the repository all reach the cache file")
   func concurrentCreatesThroughTheRepository() async throws {
     try await SampleBackendKind.embedded.with { connection in
