@@ -40,8 +40,9 @@ public struct RemoteJWTTodoRepository: TodoRepository {
     self.cache = cache
   }
 
-  /// Every todo, page after page.
+  /// Every todo, page after page, cached unless the cache was cleared (a sign-out) meanwhile.
   public func todos() async throws(DomainError) -> [Todo] {
+    let generation = cache.generation
     var todos: [Todo] = []
     var next: PageToken? = nil
     repeat {
@@ -49,7 +50,7 @@ public struct RemoteJWTTodoRepository: TodoRepository {
       todos += page.items
       next = page.next
     } while next != nil
-    cache.save(todos)
+    cache.update(unlessClearedSince: generation) { _ in todos }
     return todos
   }
 
