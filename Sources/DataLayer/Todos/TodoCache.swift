@@ -29,3 +29,14 @@ public protocol TodoCache: Sendable {
   /// an answer that arrives after the person signed out brings none of their data back.
   func update(unlessClearedSince generation: Int, _ change: ([Todo]?) -> [Todo]?)
 }
+
+extension TodoCache {
+  /// Always 0 for a cache of the app's own that does not count its clears.
+  public var generation: Int { 0 }
+
+  /// For a cache of the app's own that does not count its clears: ``update(_:)``, so a write
+  /// that began before a sign-out still lands. Count clears to drop it.
+  public func update(unlessClearedSince generation: Int, _ change: ([Todo]?) -> [Todo]?) {
+    update(change)
+  }
+}

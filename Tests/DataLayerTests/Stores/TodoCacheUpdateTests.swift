@@ -1,6 +1,7 @@
 import DataLayer
 import DomainLayer
 import Foundation
+import LayeredSupport
 import LayeredTestSupport
 import NetworkLayer
 import Testing
@@ -82,6 +83,24 @@ struct TodoCacheUpdateTests {
     #expect(cache.load() == [next])
     await (cache as? FileTodoCache)?.flush()
     #expect(!onDisk || FileTodoCache(fileURL: url).load() == [next])
+  }
+
+  /// A cache written before `generation` was part of the protocol: only the four older methods.
+  final class OlderCache: TodoCache {
+    let todos = Locked<[Todo]?>(nil)
+    func load() -> [Todo]? { todos.withLock { $0 } }
+    func save(_ todos: [Todo]) { self.todos.withLock { $0 = todos } }
+    func update(_ change: ([Todo]?) -> [Todo]?) { todos.withLock { $0 = change($0) } }
+    func clear() { todos.withLock { $0 = nil } }
+  }
+
+  @Test("a cache of the app's own that does not count its clears still compiles and applies every update")
+  func olderCacheKeepsWorking() throws {
+    let (cache, todo) = (OlderCache(), try Self.todo(1))
+    let before = cache.generation
+    cache.clear()
+    cache.update(unlessClearedSince: before) { ($0 ?? []) + [todo] }
+    #expect(cache.load() == [todo])
   }
 
   @Test("todos created at once through the repository all reach the cache file")
