@@ -18,21 +18,23 @@ final class DelegatingURLSession: Sendable {
   /// Where this session's tasks start when they do not start on their caller's thread.
   private let starts = URLSessionCallQueues.shared.startLane()
 
+  /// The configuration's cookie jar, when the transport sends cookies: kept by the transport.
+  let jar: CookieJar?
+
   /// - Parameters:
   ///   - original: the caller's configuration (protocol classes, proxies, headers…).
   ///   - sendsCookies: whether the configuration's cookie jar is used at all.
-  ///     swift-corelibs-foundation ignores a request's `httpShouldHandleCookies`, so without
-  ///     it the jar is removed from the session, and the session accepts no cookie: corelibs
-  ///     parses every `Set-Cookie` it receives unless its accept policy is `never`, even with
-  ///     no jar, and its date parser traps on some expiry dates a server may send.
+  ///     The session itself never keeps cookies: corelibs parses every `Set-Cookie` it receives
+  ///     unless its accept policy is `never`, even with no jar, and its date parser traps on
+  ///     some expiry dates a server may send. With `sendsCookies`, ``CookieJar`` does the jar's
+  ///     work instead. (corelibs also ignores a request's `httpShouldHandleCookies`.)
   init(configuration original: URLSessionConfiguration, sendsCookies: Bool) {
+    jar = CookieJar(original, sendsCookies: sendsCookies)
     // A copy: the caller's configuration object may be shared with their own sessions.
     let configuration = (original.copy() as? URLSessionConfiguration) ?? original
-    if !sendsCookies {
-      configuration.httpShouldSetCookies = false
-      configuration.httpCookieStorage = nil
-      configuration.httpCookieAcceptPolicy = .never
-    }
+    configuration.httpShouldSetCookies = false
+    configuration.httpCookieStorage = nil
+    configuration.httpCookieAcceptPolicy = .never
     let router = Router(calls: calls)
     session = URLSession(configuration: configuration, delegate: router, delegateQueue: Self.delegateQueue())
   }

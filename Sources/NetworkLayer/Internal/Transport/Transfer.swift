@@ -64,6 +64,10 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   private let followsRedirects: Bool
   /// Where the calls that cancel the task, or answer Foundation in a way that may cancel it, run.
   private let calls: URLSessionCallQueues
+  /// The jar that keeps the cookies of every response, redirects included, if the transport has one.
+  private let jar: CookieJar?
+  /// Whether a redirect followed within the task carries the jar's cookies for its new URL.
+  private let sendsJarCookies: Bool
   /// The most the body's buffer is sized for up front. An announced length is only a claim:
   /// reserved whole under a large limit, it would make the client allocate whatever a server
   /// announces and never sends (9 EB traps). A longer body grows the buffer as it arrives.
@@ -76,7 +80,8 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   /// redirects.
   init(
     originalRequest: URLRequest, maximumResponseSize: Int, acceptableStatusCodes: Range<Int>,
-    followsRedirects: Bool, followed: Int, calls: URLSessionCallQueues
+    followsRedirects: Bool, followed: Int, calls: URLSessionCallQueues, jar: CookieJar? = nil,
+    sendsJarCookies: Bool = false
   ) {
     state = Locked(State(bodyLimit: maximumResponseSize, followed: followed))
     self.originalRequest = originalRequest
@@ -84,6 +89,8 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
     self.acceptable = acceptableStatusCodes
     self.followsRedirects = followsRedirects
     self.calls = calls
+    self.jar = jar
+    self.sendsJarCookies = sendsJarCookies
   }
 
   /// Takes the continuation to resume with the outcome. Returns `false`, having resumed it, when
@@ -140,6 +147,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       refuse(.transport(code: URLError.cannotParseResponse.rawValue), completionHandler)
       return
     }
+    if let http { jar?.keepCookies(from: http) }
     let announced = response.expectedContentLength
     let isErrorStatus = http.map { !acceptable.contains($0.statusCode) } ?? false
     let tooLarge = state.withLock { state in
@@ -247,6 +255,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   ) {
     // `nil` makes Foundation end the task with the redirect response and its body.
     guard followsRedirects else { return completionHandler(nil) }
+    jar?.keepCookies(from: response)
     let redirect: (request: URLRequest, repeats: Bool)?
     do throws(NetworkError) {
       // Counted here for every status: Foundation follows a redirect that goes on as a GET
@@ -264,11 +273,13 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
       completionHandler(nil)
       return
     }
-    guard let (next, repeatsRequest) = redirect else {
+    guard let (proposed, repeatsRequest) = redirect else {
       // Not followed: Foundation ends the task with the redirect response and its body.
       completionHandler(nil)
       return
     }
+    var next = proposed
+    if sendsJarCookies { jar?.setCookies(on: &next) }
     state.withLock { state in
       // What was read for the redirect's own response does not carry over to the next one.
       state.response = nil

@@ -55,10 +55,12 @@ public struct URLSessionTransport: HTTPTransport {
   /// - Parameters:
   ///   - session: the session whose configuration (protocol classes, proxies, TLS, headers)
   ///     the requests use; its delegate is not consulted.
-  ///   - sendsCookies: whether the session's cookie jar may add its cookies to requests. Off by
-  ///     default: an API client sends what its endpoints and interceptors say, nothing else.
-  ///     Off, no `Set-Cookie` is parsed either; on, Foundation on Linux parses each one, and its
-  ///     date parser stops the process on some expiry dates a server may send.
+  ///   - sendsCookies: whether the session's cookie jar keeps the cookies answers set and adds
+  ///     them to requests (at every redirect) that set no `Cookie` field of their own. Off by
+  ///     default: an API client sends what its endpoints and interceptors say, nothing else, and
+  ///     no `Set-Cookie` is parsed. On, the transport keeps the jar itself, reading only fields
+  ///     that are all ASCII: Foundation on Linux would parse every one, and its date parser stops
+  ///     the process on some expiry dates a server may send.
   public init(session: URLSession, sendsCookies: Bool = false) {
     self.delegating = DelegatingURLSession(configuration: session.configuration, sendsCookies: sendsCookies)
     self.sendsCookies = sendsCookies
@@ -108,12 +110,16 @@ public struct URLSessionTransport: HTTPTransport {
     var request = request
     // An interceptor may have changed it; usually it is as the client set it.
     if request.httpShouldHandleCookies != sendsCookies { request.httpShouldHandleCookies = sendsCookies }
+    // A request that sets its own `Cookie` field sends that one, at every hop; the jar still
+    // keeps what the answers set.
+    let sendsJarCookies = request.value(forHTTPHeaderField: "Cookie") == nil
     let limit = max(0, maximumResponseSize)
     var followed = 0
     while true {
+      if sendsJarCookies { delegating.jar?.setCookies(on: &request) }
       switch await run(
         request, limit: limit, acceptable: acceptableStatusCodes, follows: followsRedirects,
-        followed: followed,
+        followed: followed, sendsJarCookies: sendsJarCookies,
         scope: scope)
       {
       case .response(let body, let response):
@@ -130,7 +136,8 @@ public struct URLSessionTransport: HTTPTransport {
   /// Runs one data task for `request`, unless `scope` has ended; `followed` redirects of the
   /// attempt came before it.
   private func run(
-    _ request: URLRequest, limit: Int, acceptable: Range<Int>, follows: Bool, followed: Int, scope: CallScope
+    _ request: URLRequest, limit: Int, acceptable: Range<Int>, follows: Bool, followed: Int,
+    sendsJarCookies: Bool, scope: CallScope
   ) async -> Transfer.Outcome {
     let transfer = Transfer(
       originalRequest: request,
@@ -138,7 +145,9 @@ public struct URLSessionTransport: HTTPTransport {
       acceptableStatusCodes: acceptable,
       followsRedirects: follows,
       followed: followed,
-      calls: delegating.calls
+      calls: delegating.calls,
+      jar: delegating.jar,
+      sendsJarCookies: sendsJarCookies
     )
     if let reason = scope.enter(transfer) { return .failure(reason) }
     defer { scope.leave(transfer) }

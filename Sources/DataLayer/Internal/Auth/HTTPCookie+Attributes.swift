@@ -5,21 +5,6 @@ import LayeredSupport
   import FoundationNetworking
 #endif
 
-extension HTTPURLResponse {
-  /// The cookies this answer sets, read by `HTTPCookie` from its header fields that are all
-  /// ASCII: on Linux, `HTTPCookie`'s date parser traps on an expiry with an accent after it.
-  var setCookies: [HTTPCookie] {
-    let fields = allHeaderFields.reduce(into: [String: String]()) { fields, field in
-      if let name = field.key as? String, let value = field.value as? String,
-        value.utf8.allSatisfy({ $0 < 0x80 })
-      {
-        fields[name] = value
-      }
-    }
-    return HTTPCookie.cookies(withResponseHeaderFields: fields, for: url ?? URL(fileURLWithPath: "/"))
-  }
-}
-
 extension HTTPCookie {
   /// The cookie's `Max-Age` in seconds, read by RFC 6265's rule (digits, perhaps after a minus
   /// sign; anything else is no `Max-Age`). corelibs keeps it as text and gives a cookie that has
