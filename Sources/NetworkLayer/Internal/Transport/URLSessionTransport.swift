@@ -112,11 +112,11 @@ public struct URLSessionTransport: HTTPTransport {
     if request.httpShouldHandleCookies != sendsCookies { request.httpShouldHandleCookies = sendsCookies }
     // A request that sets its own `Cookie` field sends that one, at every hop; the jar still
     // keeps what the answers set.
-    let sendsJarCookies = request.value(forHTTPHeaderField: "Cookie") == nil
+    let sendsJarCookies = delegating.jar != nil && request.value(forHTTPHeaderField: "Cookie") == nil
     let limit = max(0, maximumResponseSize)
     var followed = 0
     while true {
-      if sendsJarCookies { delegating.jar?.setCookies(on: &request) }
+      if sendsJarCookies, let jar = delegating.jar { jar.setCookies(on: &request) }
       switch await run(
         request, limit: limit, acceptable: acceptableStatusCodes, follows: followsRedirects,
         followed: followed, sendsJarCookies: sendsJarCookies,
