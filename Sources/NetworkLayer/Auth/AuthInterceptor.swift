@@ -77,8 +77,8 @@ public actor AuthInterceptor: RequestInterceptor {
   private var known: AuthTokens?
   /// The tokens whose refresh ended the session, and why: a late 401 for them gets that error.
   private var endedSession: (tokens: AuthTokens, error: NetworkError)?
-  /// What a refresh answered after a sign-out cleared the tokens it started from, kept for that
-  /// sign-out to revoke: see ``renewal(of:)``.
+  /// What a refresh answered after the tokens it started from left the store, kept for the
+  /// sign-out that cleared them to revoke: see ``renewal(of:)``.
   private var renewedAfterSignOut: (basis: AuthTokens, renewed: AuthTokens)?
 
   /// Creates the interceptor over the tokens in `store`, renewed by `refresher` (which must not
@@ -176,10 +176,10 @@ public actor AuthInterceptor: RequestInterceptor {
   }
 
   /// The tokens the server issued for `tokens` in a refresh that was on its way when the app
-  /// cleared them (a sign-out), once that refresh answers; `nil` when there was none, or it failed.
-  /// The stored tokens are not brought back and no request is sent with these: they are for the
-  /// sign-out to revoke, since a server that rotates refresh tokens has already revoked the
-  /// cleared one.
+  /// cleared them (a sign-out, perhaps already followed by a new login), once that refresh
+  /// answers; `nil` when there was none, or it failed. The stored tokens are not brought back and
+  /// no request is sent with these: they are for the sign-out to revoke, since a server that
+  /// rotates refresh tokens has already revoked the cleared one.
   public func renewal(of tokens: AuthTokens) async -> AuthTokens? {
     if let inFlight, Self.sameCredentials(inFlight.basis, tokens) { _ = await inFlight.waiters.wait() }
     guard let kept = renewedAfterSignOut, Self.sameCredentials(kept.basis, tokens) else { return nil }
@@ -281,11 +281,10 @@ public actor AuthInterceptor: RequestInterceptor {
         store.save(fresh)
         known = fresh
         refresh.waiters.finish(.success(fresh))
-      } else if let current {
-        refresh.waiters.finish(.success(current))
       } else {
+        // A sign-out, perhaps followed by a new login, must still be able to revoke it.
         renewedAfterSignOut = (refresh.basis, fresh)
-        refresh.waiters.finish(.failure(.unauthorized))
+        refresh.waiters.finish(current.map { .success($0) } ?? .failure(.unauthorized))
       }
     case .failure(let error) where rejectsRefreshToken(error):
       let failure = NetworkError.refreshFailed(reason: Self.reason(for: error))

@@ -50,7 +50,22 @@ struct SignOutRenewalTests {
     _ = try await pending.call.value.get()
     #expect(pending.server.received.withLock { $0 } == ["Bearer at-login"])
     #expect(pending.store.tokens == .freshLogin)
-    #expect(await pending.interceptor.renewal(of: .knownExpired) == nil, "only a sign-out's renewal is kept")
+  }
+
+  @Test("a sign-out followed by a new login before the refresh answers still gets that refresh's tokens")
+  func renewalSurvivesANewLogin() async throws {
+    let pending = try await RefreshOnItsWay()
+    pending.store.clear()
+    let renewal = Task { await pending.interceptor.renewal(of: .knownExpired) }
+    try await Task.sleep(for: .milliseconds(50))
+    pending.store.save(.freshLogin)
+    pending.refresher.release()
+
+    #expect(await renewal.value?.refreshToken == "rt-fresh-1")
+    _ = try await pending.call.value.get()
+    #expect(
+      pending.server.received.withLock { $0 } == ["Bearer at-login"], "the waiter went out as the new login")
+    #expect(pending.store.tokens == .freshLogin)
   }
 
   @Test("a sign-out asking while the refresh is still on its way waits for its answer")
