@@ -1,4 +1,5 @@
 import Foundation
+import LayeredSupport
 import LayeredTestSupport
 import NetworkLayer
 import Testing
@@ -87,4 +88,84 @@ struct CookieJarTests {
       #expect(sent.map { $0.headers["cookie"] } == ["mine=1", "session=s2"])
     }
   }
+
+  @Test(
+    "a cookie a host sets for a whole top-level domain, or an IP address for the addresses that end like it, reaches no other host; one for its own parent domain does"
+  )
+  func cookiesStayWithinWhatTheirHostMaySet() async throws {
+    let site = "s\(UUID().uuidString.prefix(8).lowercased()).test"
+    let (a, b) = (Int.random(in: 1...250), Int.random(in: 1...250))
+    let hosts = CookieHosts([
+      "auth.\(site)": "Set-Cookie: sso=1; Domain=\(site); Path=/",
+      "tracker.elsewhere-\(site)": "Set-Cookie: fixed=attacker; Domain=test; Path=/",
+      "10.\(a).\(b).2": "Set-Cookie: leaked=1; Domain=\(b).2; Path=/",
+      "api.\(site)": "", "10.\(a + 1).\(b).2": "",
+    ])
+    let client = URLSessionHTTPClient(
+      baseURL: try #require(URL(string: "http://api.\(site)")), session: hosts.session(), sendsCookies: true)
+
+    for host in [
+      "auth.\(site)", "tracker.elsewhere-\(site)", "10.\(a).\(b).2", "api.\(site)", "10.\(a + 1).\(b).2",
+    ] {
+      var endpoint = Endpoint<Data>.raw(path: ["page"])
+      endpoint.baseURL = URL(string: "http://\(host)")
+      _ = try await client.send(endpoint)
+    }
+
+    let received = hosts.received.withLock { $0 }
+    #expect(received["api.\(site)"] == "sso=1", "the API got its parent domain's cookie and no other")
+    #expect(received["10.\(a + 1).\(b).2"] == "none", "another address got none of the first's")
+  }
+}
+
+/// Hosts answered in process through `URLSession`, each with its own `Set-Cookie` line, recording
+/// the `Cookie` field each received.
+private final class CookieHosts: Sendable {
+  let received = Locked([String: String]())
+  private let answers: [String: String]
+
+  init(_ answers: [String: String]) {
+    self.answers = answers
+    CookieHostsProtocol.registry.withLock { registry in
+      for host in answers.keys { registry[host] = self }
+    }
+  }
+
+  func session() -> URLSession {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.protocolClasses = [CookieHostsProtocol.self]
+    configuration.urlCache = nil
+    return URLSession(configuration: configuration)
+  }
+
+  func answer(_ request: URLRequest) -> HTTPURLResponse? {
+    guard let url = request.url, let host = url.host, let line = answers[host] else { return nil }
+    received.withLock { $0[host] = request.value(forHTTPHeaderField: "Cookie") ?? "none" }
+    var fields = ["Content-Type": "text/plain", "Content-Length": "0"]
+    if let colon = line.firstIndex(of: ":") {
+      fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    return HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: fields)
+  }
+}
+
+private final class CookieHostsProtocol: URLProtocol {
+  static let registry = Locked([String: CookieHosts]())
+
+  private static func hosts(for request: URLRequest) -> CookieHosts? {
+    guard let host = request.url?.host else { return nil }
+    return registry.withLock { $0[host] }
+  }
+
+  override class func canInit(with request: URLRequest) -> Bool { hosts(for: request) != nil }
+
+  override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+  override func startLoading() {
+    guard let response = Self.hosts(for: request)?.answer(request) else { return }
+    client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+    client?.urlProtocolDidFinishLoading(self)
+  }
+
+  override func stopLoading() {}
 }

@@ -37,10 +37,23 @@ struct CookieJar: Sendable {
     request.setValue(field.isEmpty ? nil : field, forHTTPHeaderField: "Cookie")
   }
 
-  /// Keeps the cookies `response` sets, as the jar's own rules allow.
+  /// Keeps the cookies `response` sets that its host may set (see ``mayBeSet(_:by:)``), as the
+  /// jar's own rules allow.
   func keepCookies(from response: HTTPURLResponse) {
-    guard accepts, let url = response.url else { return }
-    let cookies = response.setCookies
+    guard accepts, let url = response.url, let host = url.host?.lowercased() else { return }
+    let cookies = response.setCookies.filter { Self.mayBeSet($0, by: host) }
     if !cookies.isEmpty { storage.setCookies(cookies, for: url, mainDocumentURL: nil) }
+  }
+
+  /// Whether `host` may set `cookie`: one for the host itself always; one for a domain above it
+  /// only when the host is a name, not an IP address, and the domain has more than one label.
+  /// corelibs matches domains as text, so it would keep a cookie that `127.0.0.1` sets for
+  /// `0.0.1` and send it to `10.0.0.1`, or one that any `.com` host sets for `com` and send it to
+  /// every other. (A public suffix of two labels, `co.uk`, still passes: there is no list here.)
+  static func mayBeSet(_ cookie: HTTPCookie, by host: String) -> Bool {
+    let domain = cookie.domain.lowercased().drop { $0 == "." }
+    if domain == host { return true }
+    let isAddress = host.contains(":") || host.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber }
+    return !isAddress && domain.contains(".") && host.hasSuffix("." + domain)
   }
 }
