@@ -116,6 +116,42 @@ struct CookieJarTests {
     #expect(received["api.\(site)"] == "sso=1", "the API got its parent domain's cookie and no other")
     #expect(received["10.\(a + 1).\(b).2"] == "none", "another address got none of the first's")
   }
+
+  @Test(
+    "a Secure cookie goes only over https, a cookie only under its path, and none once an answer ends it with Max-Age=0 or a past Expires"
+  )
+  func cookiesGoOnlyWhereTheyBelong() async throws {
+    let shop = "shop.s\(UUID().uuidString.prefix(8).lowercased()).test"
+    let hosts = CookieHosts([
+      shop: "",
+      "\(shop)/secure": "Set-Cookie: s=1; Secure; Path=/",
+      "\(shop)/admin-only": "Set-Cookie: p=1; Path=/admin",
+      "\(shop)/short": "Set-Cookie: gone=1; Max-Age=3600; Path=/",
+      "\(shop)/end-short": "Set-Cookie: gone=1; Max-Age=0; Path=/",
+      "\(shop)/old": "Set-Cookie: old=1; Path=/",
+      "\(shop)/end-old": "Set-Cookie: old=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/",
+      "\(shop)/kept": "Set-Cookie: kept=1; Max-Age=3600; Path=/",
+    ])
+    let client = URLSessionHTTPClient(
+      baseURL: try #require(URL(string: "https://\(shop)")), session: hosts.session(), sendsCookies: true)
+    for path in ["secure", "admin-only", "short", "end-short", "old", "end-old", "kept"] {
+      _ = try await client.send(Endpoint<Data>.raw(path: [path]))
+    }
+
+    var plain = Endpoint<Data>.raw(path: ["page"])
+    plain.baseURL = URL(string: "http://\(shop)")
+    _ = try await client.send(plain)
+    _ = try await client.send(Endpoint<Data>.raw(path: ["admin", "x"]))
+    _ = try await client.send(Endpoint<Data>.raw(path: ["adminx"]))
+
+    let received = hosts.received.withLock { $0 }
+    func cookies(_ url: String) -> Set<String> {
+      Set((received[url] ?? "none").components(separatedBy: "; "))
+    }
+    #expect(cookies("http://\(shop)/page") == ["kept=1"])
+    #expect(cookies("https://\(shop)/admin/x") == ["s=1", "p=1", "kept=1"])
+    #expect(cookies("https://\(shop)/adminx") == ["s=1", "kept=1"])
+  }
 }
 
 /// Hosts answered in process through `URLSession`, each with its own `Set-Cookie` line, recording
@@ -127,7 +163,7 @@ private final class CookieHosts: Sendable {
   init(_ answers: [String: String]) {
     self.answers = answers
     CookieHostsProtocol.registry.withLock { registry in
-      for host in answers.keys { registry[host] = self }
+      for key in answers.keys { registry[String(key.prefix { $0 != "/" })] = self }
     }
   }
 
@@ -138,9 +174,16 @@ private final class CookieHosts: Sendable {
     return URLSession(configuration: configuration)
   }
 
+  /// Answers with the line given for the host and path (`shop.test/login`), else for the host;
+  /// records what arrived under the host, and under the whole URL.
   func answer(_ request: URLRequest) -> HTTPURLResponse? {
-    guard let url = request.url, let host = url.host, let line = answers[host] else { return nil }
-    received.withLock { $0[host] = request.value(forHTTPHeaderField: "Cookie") ?? "none" }
+    guard let url = request.url, let host = url.host, let line = answers[host + url.path] ?? answers[host]
+    else { return nil }
+    let cookie = request.value(forHTTPHeaderField: "Cookie") ?? "none"
+    received.withLock { received in
+      received[host] = cookie
+      received[url.absoluteString] = cookie
+    }
     var fields = ["Content-Type": "text/plain", "Content-Length": "0"]
     if let colon = line.firstIndex(of: ":") {
       fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)

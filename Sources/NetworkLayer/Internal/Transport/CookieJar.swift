@@ -11,7 +11,8 @@ import Foundation
 /// date parser stops the process on an expiry with an accent after it. So the transport's
 /// session keeps none, and this reads each answer's cookies from its ASCII fields only (see
 /// `HTTPURLResponse.setCookies`) into the caller's jar, and puts the jar's cookies on each
-/// request that sets none itself, at every redirect.
+/// request that sets none itself, at every redirect. corelibs' jar stores and picks cookies by
+/// domain alone, matched as text; the rest of RFC 6265's rules are kept here.
 struct CookieJar: Sendable {
   private let storage: HTTPCookieStorage
   /// Whether requests carry the jar's cookies (the configuration's `httpShouldSetCookies`).
@@ -29,20 +30,39 @@ struct CookieJar: Sendable {
 
   /// Puts the jar's cookies for the request's URL in its `Cookie` field, in place of those an
   /// earlier hop of the same request carried; a request that sets `Cookie` itself is left to it
-  /// by the transport, which never calls this for one.
+  /// by the transport, which never calls this for one. A `Secure` cookie goes only over https, a
+  /// cookie only under its path, and none past its end.
   func setCookies(on request: inout URLRequest) {
     guard sends, request.httpShouldHandleCookies, let url = request.url else { return }
-    let cookies = storage.cookies(for: url) ?? []
+    let (now, path) = (Date(), url.path.isEmpty ? "/" : url.path)
+    let isSecure = url.scheme?.lowercased() == "https"
+    let cookies = (storage.cookies(for: url) ?? []).filter { cookie in
+      (isSecure || !cookie.isSecure) && Self.path(path, isUnder: cookie.path)
+        && (cookie.expiresDate.map { $0 > now } ?? true)
+    }
     let field = cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
     request.setValue(field.isEmpty ? nil : field, forHTTPHeaderField: "Cookie")
   }
 
   /// Keeps the cookies `response` sets that its host may set (see ``mayBeSet(_:by:)``), as the
-  /// jar's own rules allow.
+  /// jar's own rules allow. One whose life is over (`Max-Age=0`, an `Expires` past) removes the
+  /// cookie it names; a `Max-Age` is kept as the moment it ends, which corelibs would drop.
   func keepCookies(from response: HTTPURLResponse) {
     guard accepts, let url = response.url, let host = url.host?.lowercased() else { return }
-    let cookies = response.setCookies.filter { Self.mayBeSet($0, by: host) }
-    if !cookies.isEmpty { storage.setCookies(cookies, for: url, mainDocumentURL: nil) }
+    let now = Date()
+    for cookie in response.setCookies where Self.mayBeSet(cookie, by: host) {
+      let end = cookie.maximumAge.map { now.addingTimeInterval($0) } ?? cookie.expiresMoment
+      var kept: HTTPCookie? = cookie
+      if let end, end <= now {
+        kept = nil
+      } else if let end, cookie.maximumAge != nil, var properties = cookie.properties {
+        properties[.maximumAge] = nil
+        properties[.expires] = end
+        kept = HTTPCookie(properties: properties)
+      }
+      for old in storage.cookies ?? [] where Self.isSame(old, as: cookie) { storage.deleteCookie(old) }
+      if let kept { storage.setCookies([kept], for: url, mainDocumentURL: nil) }
+    }
   }
 
   /// Whether `host` may set `cookie`: one for the host itself always; one for a domain above it
@@ -55,5 +75,17 @@ struct CookieJar: Sendable {
     if domain == host { return true }
     let isAddress = host.contains(":") || host.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber }
     return !isAddress && domain.contains(".") && host.hasSuffix("." + domain)
+  }
+
+  /// RFC 6265's path-match: the cookie's path itself, or a path below it.
+  static func path(_ path: String, isUnder cookiePath: String) -> Bool {
+    guard path.hasPrefix(cookiePath) else { return false }
+    return path.count == cookiePath.count || cookiePath.hasSuffix("/")
+      || path.dropFirst(cookiePath.count).first == "/"
+  }
+
+  /// Whether two cookies are one to the jar: the same name, domain and path.
+  private static func isSame(_ lhs: HTTPCookie, as rhs: HTTPCookie) -> Bool {
+    lhs.name == rhs.name && lhs.domain.lowercased() == rhs.domain.lowercased() && lhs.path == rhs.path
   }
 }
