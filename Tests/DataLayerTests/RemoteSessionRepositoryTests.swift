@@ -29,6 +29,22 @@ struct RemoteSessionRepositoryTests {
     }
   }
 
+  @Test(
+    "a sign-in over a session that was never signed out forgets the first session's data; a first sign-in keeps what is cached"
+  )
+  func signInOverASessionForgetsItsData() async throws {
+    try await SampleBackendKind.embedded.with { connection in
+      let stack = DataStack(connection)
+      let todo = try Todo(id: 1, userID: 1, title: "cached", isCompleted: false)
+      stack.cache.save([todo])
+      try await stack.signIn()
+      #expect(stack.cache.load() == [todo], "nobody was signed in: nothing of anyone's to forget")
+
+      try await stack.signIn()
+      #expect(stack.cache.load() == nil)
+    }
+  }
+
   @Test("the network layer's session-ended signal expires the session and forgets the cached todos")
   func sessionEndedByServer() async throws {
     try await SampleBackendKind.embedded.with { connection in

@@ -63,7 +63,10 @@ public final class RemoteSessionRepository: SessionRepository {
     session.finish()
   }
 
-  /// Signs in, stores the new tokens and publishes `Session.signedIn`.
+  /// Signs in, stores the new tokens and publishes `Session.signedIn`. A session that was never
+  /// signed out ends here: its user's data is forgotten, but the server is not told, since a
+  /// logout sent now could end the new session (a cookie jar holds the new session's cookie);
+  /// sign out first for that.
   ///
   /// - Parameters:
   ///   - username: the name to sign in with.
@@ -85,6 +88,8 @@ public final class RemoteSessionRepository: SessionRepository {
     } catch {
       throw error.domainError
     }
+    // A session never signed out ends here: its user's data must not reach the next one's.
+    if tokenStore.tokens != nil { forgetUserData() }
     tokenStore.save(issued.tokens(receivedAt: now()))
     session.update { $0 = .signedIn }
     return User(username: username)
