@@ -9,6 +9,8 @@ public import DomainLayer
 ///   the server in the order tapped; each refused toggle undoes only its own flip, so however
 ///   many fail, the row ends as the server has it.
 /// - Creating keeps the typed title when it fails, so nothing is lost.
+/// - Each todo shows once: a created todo that a refresh already brought replaces its row, and a
+///   list that holds one id twice shows the first.
 /// - When the session ends, ``Event/sessionEnded`` sends the user to sign in, once, however many
 ///   pieces of work learn of it.
 public struct TodoListFeature: Feature {
@@ -167,7 +169,9 @@ public struct TodoListFeature: Feature {
     case .loadStarted:
       state.phase = .loading
     case .listReceived(let todos, let isFresh):
-      state.todos = todos.map { state.showingTogglesInFlight(on: $0) }
+      // Each todo shows once, as a list's identifiers need: the first of two with one id.
+      var shown = Set<Int>()
+      state.todos = todos.filter { shown.insert($0.id).inserted }.map { state.showingTogglesInFlight(on: $0) }
       if isFresh { state.phase = .loaded }
     case .loadFailed(let message):
       state.phase = .loadFailed(message: message)
@@ -192,7 +196,12 @@ public struct TodoListFeature: Feature {
     case .created(let todo):
       state.isCreating = false
       state.newTitle = ""
-      state.todos.append(todo)
+      // A refresh may have brought it already.
+      if let row = state.todos.firstIndex(where: { $0.id == todo.id }) {
+        state.todos[row] = todo
+      } else {
+        state.todos.append(todo)
+      }
     case .createFailed(let message, let titleErrors):
       state.isCreating = false
       state.message = message

@@ -40,6 +40,20 @@ struct ReducerTests {
     #expect(fromServer.phase == .loaded)
   }
 
+  @Test(
+    "a created todo that a refresh already brought replaces its row rather than showing twice; a list holding one id twice shows the first"
+  )
+  func eachTodoShowsOnce() throws {
+    let created = try Todo(id: 3, userID: 1, title: "todo 3, as created", isCompleted: false)
+    let refreshedFirst = Self.reduced(TodoListFeature.self, Self.todos, .createStarted, .created(created))
+    #expect(refreshedFirst.todos.map(\.id) == [1, 2, 3])
+    #expect(refreshedFirst.todos.last == created)
+
+    let twice = Self.reduced(
+      TodoListFeature.self, TodoListState(), .listReceived(Fixtures.todos + [created], isFresh: true))
+    #expect(twice.todos == Fixtures.todos)
+  }
+
   @Test("the end of the session is recorded once: the second report changes nothing")
   func sessionEndIsIdempotent() {
     let ended = Self.reduced(TodoListFeature.self, TodoListState(), .sessionEnded)
