@@ -9,7 +9,8 @@ public import DomainLayer
 /// A failed first page keeps what was shown and says so in ``State/phase``; a failed load-more
 /// keeps the list and its place, so the next tap asks for that page again. An item is shown once:
 /// one a later page repeats (as offset paging does when an item is added before it) replaces its
-/// older copy in place, and a page holding one twice shows the first.
+/// older copy in place, and a page holding one twice shows the first. A next page that brings no
+/// item not already shown ends the list.
 public struct PagedListFeature<Item: Sendable & Hashable & Identifiable>: Feature {
   /// What the user does on the list.
   public enum Action: Sendable, Hashable {
@@ -127,8 +128,11 @@ public struct PagedListFeature<Item: Sendable & Hashable & Identifiable>: Featur
       state.isLoadingMore = true
       state.message = nil
     case .nextPageReceived(let page):
+      let shown = state.items.count
       merge(page.items, into: &state.items)
-      state.next = page.next
+      // Nothing but rows already shown: a server repeating a page (an offset it ignores) would
+      // send it again for every next one.
+      state.next = !page.items.isEmpty && state.items.count == shown ? nil : page.next
       state.isLoadingMore = false
     case .moreFailed(let message):
       state.isLoadingMore = false

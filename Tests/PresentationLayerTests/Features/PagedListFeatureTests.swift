@@ -221,4 +221,33 @@ struct PagedListFeatureTests {
     }
     await store.finish()
   }
+  @Test(
+    "a next page that brings no item not already shown ends the list, as a server that ignores the offset would send the first page forever"
+  )
+  func pageOfRepeatsEndsTheList() async {
+    let pages = Pages()
+    // Every page after the first answers the first page's rows again, with a next page.
+    let feature = PagedListFeature<Row> { token in
+      pages.requested.withLock { $0.append(token) }
+      return .outcome { () async throws(DomainError) in
+        ListPage(items: [1, 2], next: token == nil ? pages.second : pages.third)
+      }
+    }
+    let store = TestStore(feature, initialState: .init())
+    store.send(.appeared) { $0.phase = .loading }
+    await store.receive {
+      $0.items = [1, 2]
+      $0.next = pages.second
+      $0.phase = .loaded
+    }
+    store.send(.loadMoreTapped) { $0.isLoadingMore = true }
+    await store.receive {
+      $0.next = nil
+      $0.isLoadingMore = false
+    }
+    store.send(.loadMoreTapped)
+    await store.finish()
+    #expect(store.state.hasReachedEnd)
+    #expect(pages.requested.withLock { $0 } == [nil, pages.second])
+  }
 }
