@@ -29,8 +29,8 @@ public final class RemoteSessionRepository: SessionRepository {
   ///   - sessionEvents: the auth interceptor's `sessionEvents`.
   ///   - forgetUserData: removes what belongs to the signed-in user (caches), called when the
   ///     session ends for any reason, so the next user never sees the previous one's data.
-  ///   - renewal: the tokens a refresh on its way when the session was signed out was issued for
-  ///     the given ones (the auth interceptor's `renewal(of:)`), for the logout to revoke.
+  ///   - renewal: what a refresh still on its way from the given tokens answers, or `nil` when
+  ///     none is (the auth interceptor's `renewal(of:)`), for the logout to revoke.
   ///   - now: the time an answer arrived, from which an expiry in seconds is counted.
   public init(
     client: any HTTPClient,
