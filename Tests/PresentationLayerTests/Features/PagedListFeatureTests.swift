@@ -47,11 +47,12 @@ struct PagedListFeatureTests {
     }
   }
 
-  /// A store whose list appeared and received the first page, each step asserted.
+  /// A store whose list appeared and received the first page, each step asserted; `feature`
+  /// reads `pages` unless a test gives one of its own.
   private static func storeShowingFirstPage(
-    of pages: Pages, sourceLocation: SourceLocation = #_sourceLocation
+    of pages: Pages, feature: PagedListFeature<Row>? = nil, sourceLocation: SourceLocation = #_sourceLocation
   ) async -> TestStore<PagedListFeature<Row>> {
-    let store = TestStore(pages.feature(), initialState: .init())
+    let store = TestStore(feature ?? pages.feature(), initialState: .init())
     store.send(.appeared, { $0.phase = .loading }, sourceLocation: sourceLocation)
     await store.receive(
       {
@@ -233,13 +234,7 @@ struct PagedListFeatureTests {
         ListPage(items: [1, 2], next: token == nil ? pages.second : pages.third)
       }
     }
-    let store = TestStore(feature, initialState: .init())
-    store.send(.appeared) { $0.phase = .loading }
-    await store.receive {
-      $0.items = [1, 2]
-      $0.next = pages.second
-      $0.phase = .loaded
-    }
+    let store = await Self.storeShowingFirstPage(of: pages, feature: feature)
     store.send(.loadMoreTapped) { $0.isLoadingMore = true }
     await store.receive {
       $0.next = nil
