@@ -22,8 +22,8 @@ public protocol TodoCache: Sendable {
   func update(_ change: ([Todo]?) -> [Todo]?)
   /// Forgets the cached list (for example when the person signs out).
   func clear()
-  /// How many times the cache has been cleared. A write that began before a sign-out, read
-  /// then, is dropped by ``update(unlessClearedSince:_:)``.
+  /// How many times the cache has been cleared. Read as a request begins, it lets
+  /// ``update(unlessClearedSince:_:)`` drop that request's answer after a sign-out.
   var generation: Int { get }
   /// Does what ``update(_:)`` does, unless the cache was cleared after `generation` was read:
   /// an answer that arrives after the person signed out brings none of their data back.
