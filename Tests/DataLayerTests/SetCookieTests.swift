@@ -70,6 +70,20 @@ struct SetCookieTests {
     #expect(answer == [nil])
   }
 
+  @Test("a Set-Cookie line that is not all ASCII is dropped alone: the other lines of its answer are read")
+  func nonASCIILineAlone() async throws {
+    let answer = try await Self.cookies(
+      named: ["session", "pref", "late"],
+      setBy: [
+        "Set-Cookie: session=abc; Expires=Fri, 01 Jan 2100 00:00:00 GMT; Path=/",
+        "Set-Cookie: pref=caf\u{e9}; Path=/",
+        "Set-Cookie: late=1; Expires=Sun, 06 Nov 1994 08:49:37 GMT\u{301}; Path=/",
+      ])
+
+    #expect(
+      answer == [Read(value: "abc", expiry: .at(Date(timeIntervalSince1970: 4_102_444_800))), nil, nil])
+  }
+
   /// Each cookie named in `names`, as `cookie(named:)` reads it from an answer with the header
   /// lines `headers`, sent by the server as written.
   private static func cookies(named names: [String], setBy headers: [String]) async throws -> [Read?] {

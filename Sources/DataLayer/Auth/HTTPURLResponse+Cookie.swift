@@ -6,9 +6,9 @@
 
 extension HTTPURLResponse {
   /// The cookie named `name` that this answer sets: a login contract's `map` reads a session or
-  /// refresh cookie with it. Several `Set-Cookie` lines are told apart; a field that is not all
-  /// ASCII, which no valid cookie is, goes unread, so that no server can stop the app (see
-  /// `Internal/README.md`).
+  /// refresh cookie with it. Several `Set-Cookie` lines are told apart; a line that is not all
+  /// ASCII, which no valid cookie is, goes unread, so that no server can stop the app, and the
+  /// answer's other lines are still read (see NetworkLayer's `Internal/README.md`).
   public func cookie(named name: String) -> HTTPCookie? {
     setCookies.first { $0.name == name }
   }

@@ -58,9 +58,9 @@ public struct URLSessionTransport: HTTPTransport {
   ///   - sendsCookies: whether the session's cookie jar keeps the cookies answers set and adds
   ///     them to requests (at every redirect) that set no `Cookie` field of their own. Off by
   ///     default: an API client sends what its endpoints and interceptors say, nothing else, and
-  ///     no `Set-Cookie` is parsed. On, the transport keeps the jar itself, reading only fields
-  ///     that are all ASCII: Foundation on Linux would parse every one, and its date parser stops
-  ///     the process on some expiry dates a server may send.
+  ///     no `Set-Cookie` is parsed. On, the transport keeps the jar itself, reading only
+  ///     `Set-Cookie` lines that are all ASCII: Foundation on Linux would parse every one, and its
+  ///     date parser stops the process on some expiry dates a server may send.
   public init(session: URLSession, sendsCookies: Bool = false) {
     self.delegating = DelegatingURLSession(configuration: session.configuration, sendsCookies: sendsCookies)
     self.sendsCookies = sendsCookies

@@ -7,17 +7,36 @@ import Foundation
 #endif
 
 extension HTTPURLResponse {
-  /// The cookies this answer sets, read by `HTTPCookie` from its header fields that are all
-  /// ASCII, as every valid cookie is: on Linux, `HTTPCookie`'s date parser traps on an expiry with
-  /// an accent after it. Several `Set-Cookie` lines are told apart.
+  /// The cookies this answer sets, each `Set-Cookie` line read by `HTTPCookie` only if it is all
+  /// ASCII, as every valid cookie is: on Linux, `HTTPCookie`'s date parser traps on an expiry
+  /// with an accent after it. A line that is not is dropped alone, the others of the answer read.
   package var setCookies: [HTTPCookie] {
-    let fields = allHeaderFields.reduce(into: [String: String]()) { fields, field in
-      if let name = field.key as? String, let value = field.value as? String,
-        value.utf8.allSatisfy({ $0 < 0x80 })
-      {
-        fields[name] = value
+    let url = url ?? URL(fileURLWithPath: "/")
+    let field = allHeaderFields.first { ($0.key as? String)?.lowercased() == "set-cookie" }?.value as? String
+    return Self.cookieLines(field ?? "").filter { $0.utf8.allSatisfy { $0 < 0x80 } }.flatMap { line in
+      HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": line], for: url)
+    }
+  }
+
+  /// The lines of a `Set-Cookie` field that corelibs joined with commas, told apart where a comma
+  /// is followed by a cookie's name and `=`: the comma inside an `Expires` date is followed by a
+  /// day and a month.
+  private static func cookieLines(_ field: String) -> [String] {
+    var lines: [String] = []
+    for piece in field.split(separator: ",", omittingEmptySubsequences: false) {
+      let start = piece.drop { $0 == " " }
+      let name = start.prefix { $0 != "=" }
+      if lines.isEmpty || (name.count < start.count && !name.isEmpty && name.allSatisfy(isTokenCharacter)) {
+        lines.append(String(start))
+      } else {
+        lines[lines.count - 1] += "," + piece
       }
     }
-    return HTTPCookie.cookies(withResponseHeaderFields: fields, for: url ?? URL(fileURLWithPath: "/"))
+    return lines
+  }
+
+  /// Whether `character` may be in an RFC 9110 token, as a cookie's name is.
+  private static func isTokenCharacter(_ character: Character) -> Bool {
+    character.isASCII && (character.isLetter || character.isNumber || "!#$%&'*+-.^_`|~".contains(character))
   }
 }
