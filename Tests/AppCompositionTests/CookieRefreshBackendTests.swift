@@ -46,10 +46,7 @@ private final class CookieRefreshBackend: InProcessHandler {
       guard known else { return .json(401, text: #"{"message":"Invalid refresh token"}"#) }
       return issue()
     case ("GET", "/todos"):
-      let presented = request.header("Authorization") ?? ""
-      guard presented.hasPrefix("Bearer "),
-        state.withLock({ $0.tokens.access.contains(String(presented.dropFirst("Bearer ".count))) })
-      else {
+      guard let bearer = request.bearerToken, state.withLock({ $0.tokens.access.contains(bearer) }) else {
         return .json(401, text: #"{"message":"Unauthorized"}"#)
       }
       return .json(200, text: "[]")

@@ -28,7 +28,7 @@ private final class HeaderRefreshBackend: InProcessHandler {
   func handle(_ request: InProcessRequest) async -> InProcessReply {
     state.withLock { $0.requestLines.append("\(request.method) \(request.percentEncodedPath)") }
     let presented = request.header("Authorization") ?? ""
-    let bearer = presented.hasPrefix("Bearer ") ? String(presented.dropFirst("Bearer ".count)) : ""
+    let bearer = request.bearerToken ?? ""
     switch (request.method, request.percentEncodedPath) {
     case ("POST", "/login"):
       let fields = request.jsonFields

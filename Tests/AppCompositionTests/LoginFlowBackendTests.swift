@@ -49,7 +49,7 @@ private final class LoginFlowBackend: InProcessHandler {
       }
       return .respond(InProcessResponse(status: 200))
     case ("GET", "/api/states"):
-      let token = request.header("Authorization").map { String($0.dropFirst("Bearer ".count)) } ?? "none"
+      let token = request.bearerToken ?? "none"
       let accepted = state.withLock { state in
         state.presented.append(token)
         return state.tokens.access.contains(token)

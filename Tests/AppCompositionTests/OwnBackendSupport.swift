@@ -131,6 +131,12 @@ struct IssuedTokenSets {
 }
 
 extension InProcessRequest {
+  /// The token after `Bearer ` in the request's `Authorization` header, as a server reads it;
+  /// `nil` without one.
+  var bearerToken: String? {
+    header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst("Bearer ".count)) : nil }
+  }
+
   /// The value of the cookie named `name` in the request's `Cookie` header, as a server reads it.
   func cookie(named name: String) -> String? {
     header("Cookie").flatMap { cookieValue(named: name, in: $0) }

@@ -27,8 +27,7 @@ private final class ResponseHeaderTokenBackend: InProcessHandler {
   let state = Locked(State())
 
   func handle(_ request: InProcessRequest) async -> InProcessReply {
-    let header = request.header("Authorization") ?? ""
-    let bearer = header.hasPrefix("Bearer ") ? String(header.dropFirst("Bearer ".count)) : nil
+    let bearer = request.bearerToken
     state.withLock { state in
       state.requestLines.append("\(request.method) \(request.percentEncodedPath)")
       if let bearer { state.presented.append(bearer) }

@@ -51,7 +51,7 @@ private final class RotatingTokenBackend: InProcessHandler {
       }
       return .json(200, text: "{}")
     case ("GET", "/api/me/"):
-      let token = request.header("Authorization").map { String($0.dropFirst("Bearer ".count)) } ?? "none"
+      let token = request.bearerToken ?? "none"
       let accepted = state.withLock { state in
         state.presented.append(token)
         return state.tokens.access.contains(token)
