@@ -80,8 +80,8 @@ final class Transfer: NSObject, URLSessionDataDelegate, InterruptibleWait {
   /// redirects.
   init(
     originalRequest: URLRequest, maximumResponseSize: Int, acceptableStatusCodes: Range<Int>,
-    followsRedirects: Bool, followed: Int, calls: URLSessionCallQueues, jar: CookieJar? = nil,
-    sendsJarCookies: Bool = false
+    followsRedirects: Bool, followed: Int, calls: URLSessionCallQueues, jar: CookieJar?,
+    sendsJarCookies: Bool
   ) {
     state = Locked(State(bodyLimit: maximumResponseSize, followed: followed))
     self.originalRequest = originalRequest

@@ -116,7 +116,7 @@ public struct URLSessionTransport: HTTPTransport {
     let limit = max(0, maximumResponseSize)
     var followed = 0
     while true {
-      if sendsJarCookies, let jar = delegating.jar { jar.setCookies(on: &request) }
+      if sendsJarCookies { delegating.jar?.setCookies(on: &request) }
       switch await run(
         request, limit: limit, acceptable: acceptableStatusCodes, follows: followsRedirects,
         followed: followed, sendsJarCookies: sendsJarCookies,

@@ -12,8 +12,8 @@ extension HTTPURLResponse {
   /// with an accent after it. A line that is not is dropped alone, the others of the answer read.
   package var setCookies: [HTTPCookie] {
     let url = url ?? URL(fileURLWithPath: "/")
-    let field = allHeaderFields.first { ($0.key as? String)?.lowercased() == "set-cookie" }?.value as? String
-    return Self.cookieLines(field ?? "").filter { $0.utf8.allSatisfy { $0 < 0x80 } }.flatMap { line in
+    let lines = Self.cookieLines(value(forHTTPHeaderField: "Set-Cookie") ?? "")
+    return lines.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.flatMap { line in
       HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": line], for: url)
     }
   }
