@@ -50,7 +50,9 @@ Control hooks for tests (never counted, faulted or protected):
     GET    /_control/received      the raw request lines and headers received
     ANY    /_control/echo          answers ?status= (default 400) echoing the request;
                                    ?part=body|query|path|header:<name> echoes only those,
-                                   each ?contentType= is sent as a Content-Type header
+                                   each ?contentType= is sent as a Content-Type header;
+                                   ?ascii=1 escapes what is not ASCII, as Django's
+                                   JsonResponse and Flask's jsonify do
 Transport probes (``/_probe/``, see TransportProbes): 401 challenges,
 floods, a compressed body, replies framed or written exactly as asked, and an
 echo and a redirect that record what arrived.
@@ -971,6 +973,8 @@ class SampleAPI:
                 part: request.headers.get(part[len("header:"):]) if part.startswith("header:")
                 else echoed.get(part) for part in parts}}
         response = json_response(status, echoed)
+        if query_value(request, "ascii") == "1":
+            response.body = json.dumps(echoed, separators=(",", ":")).encode("ascii")
         if content_types:
             response.content_type = None
             response.headers.extend(("Content-Type", value) for value in content_types)

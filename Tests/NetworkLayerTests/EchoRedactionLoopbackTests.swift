@@ -78,4 +78,42 @@ struct EchoRedactionLoopbackTests {
       #expect(log.contains("bad status 400"))
     }
   }
+
+  /// A sign-in whose password comes first, so that its echo falls in the error's excerpt.
+  private static let accentedLogin =
+    #"{"password":"pässwörd-gé-🔑-secret","username":"demo","note":""#
+    + String(repeating: "long enough to be cut ", count: 60) + #""}"#
+
+  @Test(
+    "a secret that is not ASCII, echoed with its letters escaped as Django and Flask escape them, leaves no trace in a cut error body or the log"
+  )
+  func echoedEscapedSecret() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let lines = Locked<[String]>([])
+      let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
+      let client = URLSessionHTTPClient(
+        baseURL: server.baseURL, session: .loopbackTesting(), monitors: [monitor])
+      let endpoint = Endpoint<TestTodo>(
+        method: .post,
+        path: ["_control", "echo"],
+        query: [URLQueryItem(name: "part", value: "body"), URLQueryItem(name: "ascii", value: "1")],
+        body: .data(Data(Self.accentedLogin.utf8), contentType: "application/json")
+      )
+
+      let result = await client.outcome(endpoint)
+      guard case .failure(let error) = result, case .badStatus(400, let excerpt?) = error else {
+        Issue.record("expected the echo's 400, got \(result)")
+        return
+      }
+      // The server's own escapes, as they arrive: `\u00e4` for ä, a surrogate pair for the key.
+      let fragments = ["sswörd", "u00e4ss", "w\\u00f6rd", "g\\u00e9", "ud83d", "udd11", "-secret"]
+      let log = lines.withLock { $0.joined(separator: "\n") }
+      for fragment in fragments {
+        #expect(!error.description.contains(fragment), "\(fragment) leaked into \(error.description)")
+        #expect(!log.contains(fragment), "\(fragment) leaked into the log:\n\(log)")
+      }
+      #expect(excerpt.contains("echo"), "what is not secret stays readable: \(excerpt)")
+      #expect(excerpt.contains(Redactor.placeholder))
+    }
+  }
 }

@@ -11,8 +11,9 @@ import Foundation
 /// the password of a Basic credential, each cookie's value, an API key), the URL's password,
 /// the values of credential query items, and the values of credential fields in a JSON, form or
 /// multipart body (see ``Redactor`` for what counts as a credential). Each is removed as sent,
-/// JSON-escaped, and percent-encoded as a query and as a path segment; and a text cut from a
-/// longer one that ends with the start of one loses that start too.
+/// JSON-escaped (also with its letters that are not ASCII written as `\u` escapes), and
+/// percent-encoded as a query and as a path segment; and a text cut from a longer one that ends
+/// with the start of one loses that start too.
 ///
 /// Values shorter than ``minimumLength`` are not removed by value: they cannot be told apart
 /// from ordinary text, and removing them would leave little of it. Name-based redaction still
@@ -32,12 +33,17 @@ struct RequestSecrets: Sendable {
       forms.insert(value)
       forms.insert(PercentEncoding.encode(value))
       forms.insert(PercentEncoding.segment(value))
-      // JSON encoders differ on whether `/` is escaped, and an echo of a JSON body inside JSON
+      // JSON encoders differ on whether `/` is escaped and on whether a letter that is not ASCII
+      // is (Django's and Flask's write `\u00e4`), and an echo of a JSON body inside JSON
       // escapes it twice.
+      let letterCases: [JSONLetters] =
+        value.unicodeScalars.allSatisfy(\.isASCII) ? [.kept] : JSONLetters.allCases
       for escapesSlash in [true, false] {
-        let escaped = Self.jsonEscaped(value, escapingSlash: escapesSlash)
-        forms.insert(escaped)
-        forms.insert(Self.jsonEscaped(escaped, escapingSlash: escapesSlash))
+        for letters in letterCases {
+          let escaped = Self.jsonEscaped(value, escapingSlash: escapesSlash, letters: letters)
+          forms.insert(escaped)
+          forms.insert(Self.jsonEscaped(escaped, escapingSlash: escapesSlash, letters: .kept))
+        }
       }
     }
     self.forms = forms.sorted { $0.count > $1.count }
@@ -240,10 +246,23 @@ struct RequestSecrets: Sendable {
     }
   }
 
+  /// How a JSON encoder writes a character that is not ASCII: as it is, or as `\u` escapes of
+  /// its UTF-16 code units with lower-case (Python's) or upper-case hex digits.
+  private enum JSONLetters: CaseIterable {
+    case kept, lowercaseEscapes, uppercaseEscapes
+  }
+
   /// `value` as it appears inside a JSON string.
-  private static func jsonEscaped(_ value: String, escapingSlash: Bool) -> String {
+  private static func jsonEscaped(_ value: String, escapingSlash: Bool, letters: JSONLetters) -> String {
     var result = ""
     for scalar in value.unicodeScalars {
+      if !scalar.isASCII, letters != .kept {
+        for unit in String(scalar).utf16 {
+          let hex = String(unit, radix: 16, uppercase: letters == .uppercaseEscapes)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+        continue
+      }
       switch scalar {
       case "\"": result += "\\\""
       case "\\": result += "\\\\"
