@@ -1021,8 +1021,9 @@ class TransportProbes:
         GET  /_probe/deflated   ?size=<bytes>: `size` zero bytes, sent gzip-
                                 compressed (about a thousandth of that on the
                                 wire) with `Content-Encoding: gzip`
-        GET  /_probe/raw        ?reply=<text>: exactly `text` (UTF-8) as the
-                                whole reply, status line and all, then a close
+        GET  /_probe/raw        ?reply=<text>: exactly `text` (UTF-8, or Latin-1
+                                with ?encoding=latin-1) as the whole reply,
+                                status line and all, then a close
         GET  /_probe/flood      ?length=<bytes>: a body that never ends (or
                                 announces `length` and sends up to it) as fast
                                 as the socket takes it; without `length`, no
@@ -1152,7 +1153,8 @@ class TransportProbes:
     def _raw(self, handler: "SampleRequestHandler", request: Request) -> None:
         handler.close_connection = True
         try:
-            handler.wfile.write((query_value(request, "reply") or "").encode("utf-8"))
+            encoding = "latin-1" if query_value(request, "encoding") == "latin-1" else "utf-8"
+            handler.wfile.write((query_value(request, "reply") or "").encode(encoding))
             handler.wfile.flush()
         except OSError:
             pass

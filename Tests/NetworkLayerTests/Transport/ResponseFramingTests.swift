@@ -124,6 +124,29 @@ struct ResponseFramingTests {
     #expect(result == .failure(.transport(code: URLError.Code.cannotParseResponse.rawValue)))
   }
 
+  @Test(
+    "a reply with a header byte that is not UTF-8, as a Latin-1 file name, cannot be parsed on Linux"
+  )
+  func replyWithLatin1Header() async throws {
+    // RFC 9110 lets a field value hold such bytes (obs-text) and curl reads them, but
+    // swift-corelibs-foundation reads each header line as UTF-8 and fails the whole reply, raw
+    // URLSession included. When this test fails, Foundation reads them, and the transport
+    // article's sentence on them goes.
+    let reply =
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+      + "Content-Disposition: attachment; filename=\"café.json\"\r\nContent-Length: 2\r\n\r\n[]"
+    var result = Result<Data, NetworkError>.failure(.cancelled)
+    try await Self.withClient { client in
+      result = await client.outcome(.rawProbe(replying: reply, inLatin1: true))
+    }
+    #expect(result == .failure(.transport(code: URLError.Code.cannotParseResponse.rawValue)))
+    // The same reply in UTF-8 is read.
+    try await Self.withClient { client in
+      result = await client.outcome(.rawProbe(replying: reply))
+    }
+    #expect(result == .success(Data("[]".utf8)))
+  }
+
   /// A reply, sent byte for byte by the raw probe, and the failure it must end in.
   struct Broken: CustomTestStringConvertible, Sendable {
     var name: String

@@ -84,7 +84,9 @@ enum RawReply {
 extension Endpoint<Data> {
   /// The raw probe's endpoint: the server answers exactly `reply` (status line and all, as UTF-8)
   /// and then closes the connection.
-  static func rawProbe(replying reply: String) -> Self {
-    .raw(path: ["_probe", "raw"], query: [URLQueryItem(name: "reply", value: reply)])
+  static func rawProbe(replying reply: String, inLatin1: Bool = false) -> Self {
+    var query = [URLQueryItem(name: "reply", value: reply)]
+    if inLatin1 { query.append(URLQueryItem(name: "encoding", value: "latin-1")) }
+    return .raw(path: ["_probe", "raw"], query: query)
   }
 }
