@@ -116,4 +116,30 @@ struct EchoRedactionLoopbackTests {
       #expect(excerpt.contains(Redactor.placeholder))
     }
   }
+
+  @Test("a credential that ends in NUL characters, which an answer holds with fewer of them, stops nothing")
+  func credentialEndingInNUL() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let lines = Locked<[String]>([])
+      let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
+      let client = URLSessionHTTPClient(
+        baseURL: server.baseURL, session: .loopbackTesting(), monitors: [monitor])
+      // A token a server issued with two NULs at its end, and an error body that quotes it with one.
+      let body = #"{"detail":"refused: nul-secret-token\u0000"}"#
+      var endpoint = Endpoint<Data>.rawProbe(
+        replying:
+          "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)"
+          + "\r\n\r\n" + body)
+      endpoint.credentials = ["nul-secret-token\u{0}\u{0}"]
+
+      let result = await client.outcome(endpoint)
+      guard case .failure(let error) = result, case .badStatus(400, let excerpt?) = error else {
+        Issue.record("expected the 400, got \(result)")
+        return
+      }
+      #expect(!excerpt.contains("nul-secret"), "the token leaked without its NULs: \(excerpt)")
+      #expect(excerpt.contains("refused"), "what is not secret stays readable: \(excerpt)")
+      #expect(lines.withLock { $0.contains { $0.contains("bad status 400") } })
+    }
+  }
 }

@@ -10,10 +10,11 @@ import Foundation
 /// Learnt from: the credential of every credential header (a bearer token without its scheme,
 /// the password of a Basic credential, each cookie's value, an API key), the URL's password,
 /// the values of credential query items, and the values of credential fields in a JSON, form or
-/// multipart body (see ``Redactor`` for what counts as a credential). Each is removed as sent,
-/// JSON-escaped (also with its letters that are not ASCII written as `\u` escapes), and
-/// percent-encoded as a query and as a path segment; and a text cut from a longer one that ends
-/// with the start of one loses that start too.
+/// multipart body (see ``Redactor`` for what counts as a credential). Each is removed as sent and
+/// without the spaces, line breaks or control characters at its ends, JSON-escaped (also with its
+/// letters that are not ASCII written as `\u` escapes), and percent-encoded as a query and as a
+/// path segment; and a text cut from a longer one that ends with the start of one loses that
+/// start too.
 ///
 /// Values shorter than ``minimumLength`` are not removed by value: they cannot be told apart
 /// from ordinary text, and removing them would leave little of it. Name-based redaction still
@@ -29,7 +30,10 @@ struct RequestSecrets: Sendable {
 
   init(values: some Sequence<String>) {
     var forms: Set<String> = []
-    for value in values where value.count >= Self.minimumLength {
+    // A secret with a NUL, a line break or spaces at an end is quoted without them as often as
+    // with them.
+    let trimmed = values.map { $0.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters)) }
+    for value in Set(values).union(trimmed) where value.count >= Self.minimumLength {
       forms.insert(value)
       forms.insert(PercentEncoding.encode(value))
       forms.insert(PercentEncoding.segment(value))
@@ -85,8 +89,10 @@ struct RequestSecrets: Sendable {
   func scrub(_ text: String) -> String {
     guard !forms.isEmpty, !text.isEmpty else { return text }
     var result = text
-    for form in forms where result.contains(form) {
-      result = result.replacingOccurrences(of: form, with: Redactor.placeholder)
+    // The standard library's search, not Foundation's: on Linux, Foundation finds a form whose
+    // trailing NULs run past the text's end, then traps replacing it.
+    for form in forms where result.firstRange(of: form) != nil {
+      result = result.replacing(form, with: Redactor.placeholder)
     }
     return result
   }
