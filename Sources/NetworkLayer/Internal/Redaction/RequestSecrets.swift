@@ -32,8 +32,9 @@ struct RequestSecrets: Sendable {
     var forms: Set<String> = []
     // A secret with a NUL, a line break or spaces at an end is quoted without them as often as
     // with them.
-    let trimmed = values.map { $0.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters)) }
-    for value in Set(values).union(trimmed) where value.count >= Self.minimumLength {
+    let values = Array(values)
+    for value in values + values.compactMap(Self.withoutEdgeCharacters)
+    where value.count >= Self.minimumLength {
       forms.insert(value)
       forms.insert(PercentEncoding.encode(value))
       forms.insert(PercentEncoding.segment(value))
@@ -89,10 +90,14 @@ struct RequestSecrets: Sendable {
   func scrub(_ text: String) -> String {
     guard !forms.isEmpty, !text.isEmpty else { return text }
     var result = text
-    // The standard library's search, not Foundation's: on Linux, Foundation finds a form whose
-    // trailing NULs run past the text's end, then traps replacing it.
-    for form in forms where result.firstRange(of: form) != nil {
-      result = result.replacing(form, with: Redactor.placeholder)
+    for form in forms {
+      // On Linux, Foundation's search matches a form whose NULs run past the text's end, then
+      // traps replacing it; the standard library's is right, and slower.
+      if form.utf8.contains(0) {
+        if result.firstRange(of: form) != nil { result = result.replacing(form, with: Redactor.placeholder) }
+      } else if result.contains(form) {
+        result = result.replacingOccurrences(of: form, with: Redactor.placeholder)
+      }
     }
     return result
   }
@@ -256,6 +261,19 @@ struct RequestSecrets: Sendable {
   /// its UTF-16 code units with lower-case (Python's) or upper-case hex digits.
   private enum JSONLetters: CaseIterable {
     case kept, lowercaseEscapes, uppercaseEscapes
+  }
+
+  /// `value` without the whitespace and control characters at its ends, or `nil` if it has none.
+  private static func withoutEdgeCharacters(_ value: String) -> String? {
+    func isEdge(_ character: Character) -> Bool {
+      character.isWhitespace
+        || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control }
+    }
+    guard let first = value.first, let last = value.last, isEdge(first) || isEdge(last) else { return nil }
+    var trimmed = Substring(value)
+    while let character = trimmed.first, isEdge(character) { trimmed.removeFirst() }
+    while let character = trimmed.last, isEdge(character) { trimmed.removeLast() }
+    return String(trimmed)
   }
 
   /// `value` as it appears inside a JSON string.
