@@ -152,6 +152,39 @@ struct CookieJarTests {
     #expect(cookies("https://\(shop)/admin/x") == ["s=1", "p=1", "kept=1"])
     #expect(cookies("https://\(shop)/adminx") == ["s=1", "kept=1"])
   }
+
+  @Test(
+    "a host that sets cookie after cookie fills its domain's 50 and no more, and the session's cookie set first still goes"
+  )
+  func cookiesStayWithinLimits() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let client = URLSessionHTTPClient(baseURL: server.baseURL, session: Self.session(), sendsCookies: true)
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      let filler = String(repeating: "f", count: 100)
+
+      _ = try await client.send(Self.reply("200 OK", "Set-Cookie: session=s1; Path=/"))
+      for batch in 0..<3 {
+        let lines = (0..<40).map { "Set-Cookie: bomb\(batch)_\($0)=\(filler); Path=/" }
+        _ = try await client.send(
+          .rawProbe(
+            replying: RawReply.closing(status: "200 OK", header: lines.joined(separator: "\r\n"), body: "ok"))
+        )
+      }
+      // Past the 4,096 bytes RFC 6265 asks a jar to keep at the least.
+      let large = String(repeating: "x", count: 4_097)
+      _ = try await client.send(Self.reply("200 OK", "Set-Cookie: large=\(large); Path=/"))
+      // A cookie the jar holds is still replaced when its domain is full.
+      _ = try await client.send(Self.reply("200 OK", "Set-Cookie: session=s2; Path=/"))
+      _ = try await client.send(Self.echo)
+
+      let sent = try await connection.probeLog().received.filter { $0.path == "/_probe/echo" }
+      let cookies = (sent.first?.headers["cookie"] ?? "").components(separatedBy: "; ")
+      #expect(cookies.count == 50, "the server got \(cookies.count) cookies")
+      #expect(cookies.contains("session=s2"))
+      #expect(!cookies.contains { $0.hasPrefix("large=") })
+    }
+  }
+
 }
 
 /// Hosts answered in process through `URLSession`, each with its own `Set-Cookie` line, recording

@@ -44,13 +44,30 @@ struct CookieJar: Sendable {
     request.setValue(field.isEmpty ? nil : field, forHTTPHeaderField: "Cookie")
   }
 
+  /// RFC 6265's limits (section 6.1), as browsers keep them: a cookie's name and value together
+  /// fit in this many bytes, ...
+  static let maximumCookieSize = 4_096
+  /// ... a domain keeps this many cookies, ...
+  static let maximumCookiesPerDomain = 50
+  /// ... and the jar this many in all.
+  static let maximumCookies = 3_000
+
   /// Keeps the cookies `response` sets that its host may set (see ``mayBeSet(_:by:)``), as the
   /// jar's own rules allow. One whose life is over (`Max-Age=0`, an `Expires` past) removes the
   /// cookie it names; a `Max-Age` is kept as the moment it ends, which corelibs would drop.
+  ///
+  /// Within RFC 6265's limits: a cookie larger than ``maximumCookieSize`` is not kept, and once
+  /// its domain holds ``maximumCookiesPerDomain`` cookies, or the jar ``maximumCookies``, a new
+  /// name is not kept either, though a cookie already there is still replaced or removed. So a
+  /// host that sets cookie after cookie cannot grow the jar, and every request, without end, nor
+  /// push out the session's cookie set before it.
   func keepCookies(from response: HTTPURLResponse) {
     guard accepts, let url = response.url, let host = url.host?.lowercased() else { return }
     let now = Date()
-    for cookie in response.setCookies where Self.mayBeSet(cookie, by: host) {
+    for cookie in response.setCookies
+    where Self.mayBeSet(cookie, by: host)
+      && cookie.name.utf8.count + cookie.value.utf8.count <= Self.maximumCookieSize
+    {
       let end = cookie.maximumAge.map { now.addingTimeInterval($0) } ?? cookie.expiresMoment
       var kept: HTTPCookie? = cookie
       if let end, end <= now {
@@ -60,9 +77,33 @@ struct CookieJar: Sendable {
         properties[.expires] = end
         kept = HTTPCookie(properties: properties)
       }
-      for old in storage.cookies ?? [] where Self.isSame(old, as: cookie) { storage.deleteCookie(old) }
-      if let kept { storage.setCookies([kept], for: url, mainDocumentURL: nil) }
+      let jar = storage.cookies ?? []
+      let replaced = jar.filter { Self.isSame($0, as: cookie) }
+      for old in replaced { storage.deleteCookie(old) }
+      guard let kept, !replaced.isEmpty || hasRoom(for: kept, in: jar, now: now) else { continue }
+      storage.setCookies([kept], for: url, mainDocumentURL: nil)
     }
+  }
+
+  /// Whether the jar, which holds `jar`, has room for a new cookie of `cookie`'s domain, once the
+  /// cookies whose life is over are gone.
+  private func hasRoom(for cookie: HTTPCookie, in jar: [HTTPCookie], now: Date) -> Bool {
+    var live = jar
+    if jar.count >= Self.maximumCookiesPerDomain {
+      live = jar.filter { old in
+        let isOver = old.expiresDate.map { $0 <= now } ?? false
+        if isOver { storage.deleteCookie(old) }
+        return !isOver
+      }
+    }
+    let domain = Self.domain(of: cookie)
+    return live.count < Self.maximumCookies
+      && live.lazy.filter { Self.domain(of: $0) == domain }.count < Self.maximumCookiesPerDomain
+  }
+
+  /// The domain a cookie belongs to, without the leading dot an older syntax gives it.
+  private static func domain(of cookie: HTTPCookie) -> Substring {
+    Substring(cookie.domain.lowercased()).drop { $0 == "." }
   }
 
   /// Whether `host` may set `cookie`: one for the host itself always; one for a domain above it
@@ -71,7 +112,7 @@ struct CookieJar: Sendable {
   /// `0.0.1` and send it to `10.0.0.1`, or one that any `.com` host sets for `com` and send it to
   /// every other. (A public suffix of two labels, `co.uk`, still passes: there is no list here.)
   static func mayBeSet(_ cookie: HTTPCookie, by host: String) -> Bool {
-    let domain = cookie.domain.lowercased().drop { $0 == "." }
+    let domain = Self.domain(of: cookie)
     if domain == host { return true }
     let isAddress = host.contains(":") || host.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber }
     return !isAddress && domain.contains(".") && host.hasSuffix("." + domain)
