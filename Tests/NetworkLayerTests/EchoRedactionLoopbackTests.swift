@@ -79,6 +79,15 @@ struct EchoRedactionLoopbackTests {
     }
   }
 
+  /// A client of `server` whose verbose log lines are kept.
+  private static func loggedClient(of server: LoopbackSampleAPI) -> (URLSessionHTTPClient, Locked<[String]>) {
+    let lines = Locked<[String]>([])
+    let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
+    let client = URLSessionHTTPClient(
+      baseURL: server.baseURL, session: .loopbackTesting(), monitors: [monitor])
+    return (client, lines)
+  }
+
   /// A sign-in whose password comes first, so that its echo falls in the error's excerpt.
   private static let accentedLogin =
     #"{"password":"pässwörd-gé-🔑-secret","username":"demo","note":""#
@@ -89,10 +98,7 @@ struct EchoRedactionLoopbackTests {
   )
   func echoedEscapedSecret() async throws {
     try await LoopbackSampleAPI.with { server in
-      let lines = Locked<[String]>([])
-      let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
-      let client = URLSessionHTTPClient(
-        baseURL: server.baseURL, session: .loopbackTesting(), monitors: [monitor])
+      let (client, lines) = Self.loggedClient(of: server)
       let endpoint = Endpoint<TestTodo>(
         method: .post,
         path: ["_control", "echo"],
@@ -120,10 +126,7 @@ struct EchoRedactionLoopbackTests {
   @Test("a credential that ends in NUL characters, which an answer holds with fewer of them, stops nothing")
   func credentialEndingInNUL() async throws {
     try await LoopbackSampleAPI.with { server in
-      let lines = Locked<[String]>([])
-      let monitor = ConsoleEventMonitor(verbose: true) { line in lines.withLock { $0.append(line) } }
-      let client = URLSessionHTTPClient(
-        baseURL: server.baseURL, session: .loopbackTesting(), monitors: [monitor])
+      let (client, lines) = Self.loggedClient(of: server)
       // A token a server issued with two NULs at its end, and an error body that quotes it with one.
       let body = #"{"detail":"refused: nul-secret-token\u0000"}"#
       var endpoint = Endpoint<Data>.rawProbe(
