@@ -30,8 +30,7 @@ struct RequestSecrets: Sendable {
 
   init(values: some Sequence<String>) {
     var forms: Set<String> = []
-    // A secret with a NUL, a line break or spaces at an end is quoted without them as often as
-    // with them.
+    // A secret with a NUL, a line break or a space at an end may be quoted without it.
     let values = Array(values)
     for value in values + values.compactMap(Self.withoutEdgeCharacters)
     where value.count >= Self.minimumLength {

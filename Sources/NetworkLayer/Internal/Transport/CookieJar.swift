@@ -88,13 +88,12 @@ struct CookieJar: Sendable {
   /// Whether the jar, which holds `jar`, has room for a new cookie of `cookie`'s domain, once the
   /// cookies whose life is over are gone.
   private func hasRoom(for cookie: HTTPCookie, in jar: [HTTPCookie], now: Date) -> Bool {
-    var live = jar
-    if jar.count >= Self.maximumCookiesPerDomain {
-      live = jar.filter { old in
-        let isOver = old.expiresDate.map { $0 <= now } ?? false
-        if isOver { storage.deleteCookie(old) }
-        return !isOver
-      }
+    // A jar that holds fewer than one domain's limit has room whatever it holds.
+    guard jar.count >= Self.maximumCookiesPerDomain else { return true }
+    let live = jar.filter { old in
+      let isOver = old.expiresDate.map { $0 <= now } ?? false
+      if isOver { storage.deleteCookie(old) }
+      return !isOver
     }
     let domain = Self.domain(of: cookie)
     return live.count < Self.maximumCookies
