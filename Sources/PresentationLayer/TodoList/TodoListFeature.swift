@@ -196,9 +196,9 @@ public struct TodoListFeature: Feature {
     case .created(let todo):
       state.isCreating = false
       state.newTitle = ""
-      // A refresh may have brought it already.
+      // A refresh may have brought it already, and a toggle of it may be on its way.
       if let row = state.todos.firstIndex(where: { $0.id == todo.id }) {
-        state.todos[row] = todo
+        state.todos[row] = state.showingTogglesInFlight(on: todo)
       } else {
         state.todos.append(todo)
       }

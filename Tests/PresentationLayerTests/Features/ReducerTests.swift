@@ -54,6 +54,19 @@ struct ReducerTests {
     #expect(twice.todos == Fixtures.todos)
   }
 
+  @Test(
+    "a created todo that replaces its row keeps the flip of a toggle still in flight, so a refused toggle leaves the row as the server has it"
+  )
+  func createdRowKeepsToggleInFlight() throws {
+    // The refresh brought todo 3 before its create answered, and the user toggled it meanwhile.
+    let created = try Todo(id: 3, userID: 1, title: "todo 3", isCompleted: false)
+    let toggling = Self.reduced(TodoListFeature.self, Self.todos, .createStarted, .toggleStarted(id: 3))
+    let answered = Self.reduced(TodoListFeature.self, toggling, .created(created))
+    #expect(answered.todos.last?.isCompleted == true, "toggle 3 is still in flight")
+    let refused = Self.reduced(TodoListFeature.self, answered, .toggleFailed(id: 3, message: "no"))
+    #expect(refused.todos.last == created)
+  }
+
   @Test("the end of the session is recorded once: the second report changes nothing")
   func sessionEndIsIdempotent() {
     let ended = Self.reduced(TodoListFeature.self, TodoListState(), .sessionEnded)
