@@ -200,7 +200,7 @@ public struct TodoListFeature: Feature {
       if let row = state.todos.firstIndex(where: { $0.id == todo.id }) {
         state.todos[row] = state.showingTogglesInFlight(on: todo)
       } else {
-        state.todos.append(todo)
+        state.todos.append(state.showingTogglesInFlight(on: todo))
       }
     case .createFailed(let message, let titleErrors):
       state.isCreating = false

@@ -55,7 +55,7 @@ struct ReducerTests {
   }
 
   @Test(
-    "a created todo that replaces its row keeps the flip of a toggle still in flight, so a refused toggle leaves the row as the server has it"
+    "a created todo keeps the flip of a toggle still in flight, whether it replaces its row or joins the list, so a refused toggle leaves the row as the server has it"
   )
   func createdRowKeepsToggleInFlight() throws {
     // The refresh brought todo 3 before its create answered, and the user toggled it meanwhile.
@@ -65,6 +65,14 @@ struct ReducerTests {
     #expect(answered.todos.last?.isCompleted == true, "toggle 3 is still in flight")
     let refused = Self.reduced(TodoListFeature.self, answered, .toggleFailed(id: 3, message: "no"))
     #expect(refused.todos.last == created)
+
+    // A later list without it, then the create's answer: the row comes back with the flip on top.
+    let dropped = Self.reduced(
+      TodoListFeature.self, toggling, .listReceived(Array(Fixtures.todos.prefix(2)), isFresh: true),
+      .created(created))
+    #expect(dropped.todos.last?.isCompleted == true, "toggle 3 is still in flight")
+    #expect(
+      Self.reduced(TodoListFeature.self, dropped, .toggleFailed(id: 3, message: "no")).todos.last == created)
   }
 
   @Test("the end of the session is recorded once: the second report changes nothing")
