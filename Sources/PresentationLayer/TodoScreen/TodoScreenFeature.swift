@@ -5,8 +5,8 @@ public import DomainLayer
 ///
 /// - The search bar and its list are a ``SearchListFeature``; the sheet is a ``TitleEditorFeature``.
 ///   Both run under this screen's view model, in lanes of its own, and know nothing of it.
-/// - A todo saved in the sheet closes it, joins the top of the list, and shows a banner that
-///   hides after ``bannerDuration`` on the view model's clock.
+/// - A todo saved in the sheet closes it, joins the top of the list (once, if a search found it
+///   first), and shows a banner that hides after ``bannerDuration`` on the view model's clock.
 /// - Closing the sheet cancels its save, and the request under it: the todo is not added.
 public struct TodoScreenFeature: Feature {
   /// What the user does on the todo screen.
@@ -115,6 +115,8 @@ public struct TodoScreenFeature: Feature {
       state.editor = nil
     case .added(let todo):
       state.editor = nil
+      // A search may have found it before the save's answer came.
+      state.search.results.removeAll { $0.id == todo.id }
       state.search.results.insert(todo, at: 0)
       state.banner = "Added “\(todo.title)”"
     case .bannerHidden:

@@ -57,6 +57,33 @@ struct TodoScreenFeatureTests {
     await store.finish()
   }
 
+  @Test("a saved todo that a search answered first shows once, at the top of the list")
+  func savedTodoShowsOnce() async throws {
+    let milk = try #require(milk)
+    let (store, _, create) = store(search: [.success([milk] + found)], create: [nil])
+    startSavingMilk(in: store)
+    await create.waitForWaiting(1)
+    // The server stored the todo, and a search found it before the save's own answer arrived.
+    store.send(.search(.queryChanged("todo"))) { $0.search.query = "todo" }
+    await store.advance(by: SearchListFeature<Todo>.pause)
+    await store.receive { $0.search.isSearching = true }
+    await store.receive {
+      $0.search.isSearching = false
+      $0.search.results = [milk] + found
+    }
+    create.release(.success(milk))
+    await store.receive { $0.editor?.isSaving = false }
+    await store.receive {
+      $0.editor = nil
+      $0.search.results = [milk] + found
+      $0.banner = "Added “Milk”"
+    }
+    try await store.clock.waitForSleepers(count: 1)
+    await store.advance(by: TodoScreenFeature.bannerDuration)
+    await store.receive { $0.banner = nil }
+    await store.finish()
+  }
+
   @Test("a failed save keeps the title and the server's words, and the search bar still answers")
   func failedSaveKeepsInput() async throws {
     let refusal = DomainError.rejected(message: "Check the title.", fieldErrors: ["title": ["is taken"]])
