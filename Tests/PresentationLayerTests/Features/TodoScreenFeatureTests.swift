@@ -26,14 +26,26 @@ struct TodoScreenFeatureTests {
     store.send(.editor(.saveTapped)) { $0.editor?.isSaving = true }
   }
 
-  /// Types "todo" into the search bar and lets the search run, past the pause, to its results.
-  private func searchTodo(in store: TestStore<TodoScreenFeature>) async {
+  /// Types "todo" into the search bar and lets the search run, past the pause, to `results`
+  /// (the todos `found` unless told).
+  private func searchTodo(in store: TestStore<TodoScreenFeature>, finding results: [Todo]? = nil) async {
     store.send(.search(.queryChanged("todo"))) { $0.search.query = "todo" }
     await store.advance(by: SearchListFeature<Todo>.pause)
     await store.receive { $0.search.isSearching = true }
     await store.receive {
       $0.search.isSearching = false
-      $0.search.results = found
+      $0.search.results = results ?? found
+    }
+  }
+
+  /// Receives the save of Milk: the sheet closes, the list shows Milk at its top, over the
+  /// todos `found`, and the banner says so.
+  private func receiveMilkSaved(in store: TestStore<TodoScreenFeature>, _ milk: Todo) async {
+    await store.receive { $0.editor?.isSaving = false }
+    await store.receive {
+      $0.editor = nil
+      $0.search.results = [milk] + found
+      $0.banner = "Added “Milk”"
     }
   }
 
@@ -43,12 +55,7 @@ struct TodoScreenFeatureTests {
     let (store, _, _) = store(search: [.success(found)], create: [.success(milk)])
     await searchTodo(in: store)
     startSavingMilk(in: store)
-    await store.receive { $0.editor?.isSaving = false }
-    await store.receive {
-      $0.editor = nil
-      $0.search.results = [milk] + found
-      $0.banner = "Added “Milk”"
-    }
+    await receiveMilkSaved(in: store, milk)
     try await store.clock.waitForSleepers(count: 1)
     await store.advance(by: TodoScreenFeature.bannerDuration - .milliseconds(1))
     #expect(store.state.banner == "Added “Milk”")
@@ -64,20 +71,9 @@ struct TodoScreenFeatureTests {
     startSavingMilk(in: store)
     await create.waitForWaiting(1)
     // The server stored the todo, and a search found it before the save's own answer arrived.
-    store.send(.search(.queryChanged("todo"))) { $0.search.query = "todo" }
-    await store.advance(by: SearchListFeature<Todo>.pause)
-    await store.receive { $0.search.isSearching = true }
-    await store.receive {
-      $0.search.isSearching = false
-      $0.search.results = [milk] + found
-    }
+    await searchTodo(in: store, finding: [milk] + found)
     create.release(.success(milk))
-    await store.receive { $0.editor?.isSaving = false }
-    await store.receive {
-      $0.editor = nil
-      $0.search.results = [milk] + found
-      $0.banner = "Added “Milk”"
-    }
+    await receiveMilkSaved(in: store, milk)
     try await store.clock.waitForSleepers(count: 1)
     await store.advance(by: TodoScreenFeature.bannerDuration)
     await store.receive { $0.banner = nil }
