@@ -145,4 +145,33 @@ struct EchoRedactionLoopbackTests {
       #expect(lines.withLock { $0.contains { $0.contains("bad status 400") } })
     }
   }
+
+  @Test(
+    "a form that names its fields as Rails and PHP do, user[password], leaves no secret in the log or the error",
+    arguments: ["user[password]", "user[password_confirmation]", "password[]", "auth[token]"]
+  )
+  func bracketedFieldNames(name: String) async throws {
+    try await LoopbackSampleAPI.with { server in
+      let (client, lines) = Self.loggedClient(of: server)
+      let endpoint = Endpoint<TestTodo>(
+        method: .post,
+        path: ["_control", "echo"],
+        query: [URLQueryItem(name: "part", value: "body")],
+        body: .form([
+          URLQueryItem(name: "user[email]", value: "demo@example.com"),
+          URLQueryItem(name: name, value: "rails-secret-77"),
+        ])
+      )
+
+      let result = await client.outcome(endpoint)
+      guard case .failure(let error) = result, case .badStatus(400, let excerpt?) = error else {
+        Issue.record("expected the echo's 400, got \(result)")
+        return
+      }
+      let log = lines.withLock { $0.joined(separator: "\n") }
+      #expect(!error.description.contains("rails-secret"), "leaked into \(error.description)")
+      #expect(!log.contains("rails-secret"), "leaked into the log:\n\(log)")
+      #expect(excerpt.contains("example.com"), "what is not secret stays readable: \(excerpt)")
+    }
+  }
 }

@@ -26,7 +26,9 @@ import LayeredSupport
 /// `subscriptionkey`; either of these may be followed by `confirmation`, `confirm`, `repeat` or
 /// `again` and by a number. So `refreshToken`, `id_token`, `client_secret`, `access_key`,
 /// `PHPSESSID`, `password_confirmation` and `new_password2` are credentials, `tokenType`,
-/// `passwordHint`, `otp_enabled`, `sessionExpiresIn` and `sortKey` are not.
+/// `passwordHint`, `otp_enabled`, `sessionExpiresIn` and `sortKey` are not. A form field named as
+/// Rails and PHP name them is a credential when any name in its brackets is: `user[password]`,
+/// `password[]`.
 ///
 /// An app adds its backend's own names with ``addCredentialNames(_:)`` and
 /// ``addCredentialHeaders(_:)``. What the request itself carried is also removed by value,
@@ -88,8 +90,11 @@ public enum Redactor {
 
   /// Whether a JSON key, form field or query item called `name` holds a credential, also when a
   /// confirmation word or a number follows the credential's name (`password_confirmation`,
-  /// `new_password2`).
+  /// `new_password2`), or it is one of the names of a bracketed one (`user[password]`).
   static func isCredentialName(_ name: String) -> Bool {
+    if name.contains("[") {
+      return name.split(whereSeparator: { $0 == "[" || $0 == "]" }).contains { isCredentialName(String($0)) }
+    }
     let normalized = normalized(name)
     return namesCredential(normalized) || namesCredential(stem(of: normalized))
       || added.withLock { $0.names.contains(normalized) }
@@ -264,9 +269,12 @@ public enum Redactor {
     let suffixes = credentialSuffixes.map(separable).joined(separator: "|")
     let exact = exactNames.sorted().map(separable).joined(separator: "|")
     let confirmation = confirmationWords.map(separable).joined(separator: "|")
+    // A name may end a bracketed path (`user[password]`) or name a list (`password[]`), as
+    // written or percent-encoded in a form.
+    let bracket = #"(?:\]|%5[Dd]|\[\]|%5[Bb]%5[Dd])?"#
     let name =
       #"(?:[A-Za-z0-9_.\-]*(?:"# + suffixes + ")|" + exact + #")(?:[-_.]?(?:"# + confirmation
-      + #"))?[-_.]?[0-9]*"#
+      + #"))?[-_.]?[0-9]*"# + bracket
     let pattern = #"(?<![A-Za-z0-9_.\-])("?(?:"# + name + #")"?\s*[:=]\s*)("(?:[^"\\]|\\.?)*"?|[^,&}\s]*)"#
     return try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
   }
