@@ -26,17 +26,12 @@ extension HTTPURLResponse {
     for piece in field.split(separator: ",", omittingEmptySubsequences: false) {
       let start = piece.drop { $0 == " " }
       let name = start.prefix { $0 != "=" }
-      if lines.isEmpty || (name.count < start.count && !name.isEmpty && name.allSatisfy(isTokenCharacter)) {
+      if lines.isEmpty || (name.count < start.count && HeaderSyntax.isToken(String(name))) {
         lines.append(String(start))
       } else {
         lines[lines.count - 1] += "," + piece
       }
     }
     return lines
-  }
-
-  /// Whether `character` may be in an RFC 9110 token, as a cookie's name is.
-  private static func isTokenCharacter(_ character: Character) -> Bool {
-    character.isASCII && (character.isLetter || character.isNumber || "!#$%&'*+-.^_`|~".contains(character))
   }
 }
