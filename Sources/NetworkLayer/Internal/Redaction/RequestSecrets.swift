@@ -262,17 +262,13 @@ struct RequestSecrets: Sendable {
     case kept, lowercaseEscapes, uppercaseEscapes
   }
 
+  /// What a secret may be quoted without at its ends.
+  private static let edgeCharacters = CharacterSet.whitespacesAndNewlines.union(.controlCharacters)
+
   /// `value` without the whitespace and control characters at its ends, or `nil` if it has none.
   private static func withoutEdgeCharacters(_ value: String) -> String? {
-    func isEdge(_ character: Character) -> Bool {
-      character.isWhitespace
-        || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control }
-    }
-    guard let first = value.first, let last = value.last, isEdge(first) || isEdge(last) else { return nil }
-    var trimmed = Substring(value)
-    while let character = trimmed.first, isEdge(character) { trimmed.removeFirst() }
-    while let character = trimmed.last, isEdge(character) { trimmed.removeLast() }
-    return String(trimmed)
+    let trimmed = value.trimmingCharacters(in: edgeCharacters)
+    return trimmed == value ? nil : trimmed
   }
 
   /// `value` as it appears inside a JSON string.
