@@ -123,16 +123,26 @@ struct EchoRedactionLoopbackTests {
     }
   }
 
-  @Test("a credential that ends in NUL characters, which an answer holds with fewer of them, stops nothing")
-  func credentialEndingInNUL() async throws {
+  /// An error body that quotes a token with one NUL at its end, where the token has two.
+  struct QuotedToken: CustomTestStringConvertible, Sendable {
+    var contentType: String
+    var body: String
+    var testDescription: String { contentType }
+  }
+
+  @Test(
+    "a credential that ends in NUL characters, which an answer holds with fewer of them, stops nothing",
+    arguments: [
+      QuotedToken(contentType: "application/json", body: #"{"detail":"refused: nul-secret-token\u0000"}"#),
+      QuotedToken(contentType: "text/plain", body: "refused: nul-secret-token\u{0}"),
+    ]
+  )
+  func credentialEndingInNUL(quoted: QuotedToken) async throws {
     try await LoopbackSampleAPI.with { server in
       let (client, lines) = Self.loggedClient(of: server)
-      // A token a server issued with two NULs at its end, and an error body that quotes it with one.
-      let body = #"{"detail":"refused: nul-secret-token\u0000"}"#
       var endpoint = Endpoint<Data>.rawProbe(
-        replying:
-          "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)"
-          + "\r\n\r\n" + body)
+        replying: RawReply.closing(
+          status: "400 Bad Request", header: "Content-Type: \(quoted.contentType)", body: quoted.body))
       endpoint.credentials = ["nul-secret-token\u{0}\u{0}"]
 
       let result = await client.outcome(endpoint)

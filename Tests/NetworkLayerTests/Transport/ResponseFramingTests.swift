@@ -132,9 +132,10 @@ struct ResponseFramingTests {
     // swift-corelibs-foundation reads each header line as UTF-8 and fails the whole reply, raw
     // URLSession included. When this test fails, Foundation reads them, and the transport
     // article's sentence on them goes.
-    let reply =
-      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-      + "Content-Disposition: attachment; filename=\"café.json\"\r\nContent-Length: 2\r\n\r\n[]"
+    let reply = RawReply.closing(
+      status: "200 OK",
+      header: "Content-Type: application/json\r\nContent-Disposition: attachment; filename=\"café.json\"",
+      body: "[]")
     var result = Result<Data, NetworkError>.failure(.cancelled)
     try await Self.withClient { client in
       result = await client.outcome(.rawProbe(replying: reply, inLatin1: true))
