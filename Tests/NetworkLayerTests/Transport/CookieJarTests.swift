@@ -27,6 +27,10 @@ struct CookieJarTests {
 
   /// The raw probe answering `status` with the header lines `headers`, then closing.
   private static func reply(_ status: String, _ headers: String...) -> Endpoint<Data> {
+    reply(status, headers)
+  }
+
+  private static func reply(_ status: String, _ headers: [String]) -> Endpoint<Data> {
     .rawProbe(
       replying: RawReply.closing(status: status, header: headers.joined(separator: "\r\n"), body: "ok"))
   }
@@ -165,10 +169,7 @@ struct CookieJarTests {
       _ = try await client.send(Self.reply("200 OK", "Set-Cookie: session=s1; Path=/"))
       for batch in 0..<3 {
         let lines = (0..<40).map { "Set-Cookie: bomb\(batch)_\($0)=\(filler); Path=/" }
-        _ = try await client.send(
-          .rawProbe(
-            replying: RawReply.closing(status: "200 OK", header: lines.joined(separator: "\r\n"), body: "ok"))
-        )
+        _ = try await client.send(Self.reply("200 OK", lines))
       }
       // Past the 4,096 bytes RFC 6265 asks a jar to keep at the least.
       let large = String(repeating: "x", count: 4_097)
