@@ -31,6 +31,17 @@ struct URLSessionHTTPClientLoopbackTests {
     }
   }
 
+  @Test("a client given only its base URL sends through the system's default session")
+  func baseURLAlone() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      try await connection.configure(requireAuth: false)
+      let list = try await URLSessionHTTPClient(baseURL: server.baseURL).send(todos)
+      #expect(list.count == 200)
+      #expect(try await connection.received().map(\.line) == ["GET /todos HTTP/1.1"])
+    }
+  }
+
   @Test("a missing todo is bad status 404 with the server's message")
   func notFound() async throws {
     try await withClient { client, _ in

@@ -50,11 +50,11 @@ public struct URLSessionHTTPClient: HTTPClient {
     self.clock = clock
   }
 
-  /// Creates a client that sends its requests with `session`'s configuration: the same as
-  /// passing `URLSessionTransport(session: session, sendsCookies: sendsCookies)` as transport.
+  /// Creates a client that sends with `session`'s configuration (the shared session's unless
+  /// given), as `URLSessionTransport(session: session, sendsCookies: sendsCookies)` would.
   public init(
     baseURL: URL,
-    session: URLSession,
+    session: URLSession = .shared,
     interceptors: [any RequestInterceptor] = [],
     monitors: [any NetworkEventMonitor] = [],
     defaultDeadline: Duration = .seconds(60),

@@ -54,14 +54,14 @@ public struct URLSessionTransport: HTTPTransport {
   ///
   /// - Parameters:
   ///   - session: the session whose configuration (protocol classes, proxies, TLS, headers)
-  ///     the requests use; its delegate is not consulted.
+  ///     the requests use, by default the shared session's; its delegate is not consulted.
   ///   - sendsCookies: whether the session's cookie jar keeps the cookies answers set and adds
   ///     them to requests (at every redirect) that set no `Cookie` field of their own. Off by
   ///     default: an API client sends what its endpoints and interceptors say, nothing else, and
   ///     no `Set-Cookie` is parsed. On, the transport keeps the jar itself, reading only
   ///     `Set-Cookie` lines that are all ASCII: Foundation on Linux would parse every one, and its
   ///     date parser stops the process on some expiry dates a server may send.
-  public init(session: URLSession, sendsCookies: Bool = false) {
+  public init(session: URLSession = .shared, sendsCookies: Bool = false) {
     self.delegating = DelegatingURLSession(configuration: session.configuration, sendsCookies: sendsCookies)
     self.sendsCookies = sendsCookies
   }
