@@ -12,7 +12,7 @@ public import NetworkLayer
 /// set afterwards, for a backend of the app's own:
 ///
 /// ```swift
-/// var configuration = AppConfiguration(baseURL: apiURL, session: URLSession(configuration: .ephemeral))
+/// var configuration = AppConfiguration(baseURL: apiURL)
 /// configuration.authContract = MyBackendAuthContract()
 /// configuration.refreshLeeway = .seconds(30)
 /// ```
@@ -84,10 +84,11 @@ public struct AppConfiguration: Sendable {
     self.storage = storage
   }
 
-  /// Creates a configuration whose requests go out with `session`'s configuration.
+  /// Creates a configuration whose requests go out with `session`'s configuration, by default the
+  /// shared session's.
   public init(
     baseURL: URL,
-    session: URLSession,
+    session: URLSession = .shared,
     monitors: [any NetworkEventMonitor] = [],
     storage: Storage = .inMemory
   ) {

@@ -53,6 +53,25 @@ struct ContainerSeamTests {
     #expect(routes.authorizations.withLock { $0 }.count == 2)
   }
 
+  @Test(
+    "a container configured with its base URL alone signs in and loads over the system's default session, as the server counts",
+    .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason)
+  )
+  func baseURLAloneReachesTheServer() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      let container = AppContainer(configuration: AppConfiguration(baseURL: server.baseURL))
+
+      _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+      let todos = try await RemoteTodoRepository(client: container.authenticatedClient).todos()
+
+      #expect(todos.count == 200)
+      let counters = try await connection.counters()
+      #expect(counters.logins == 1)
+      #expect(counters.paths["GET /todos"] == 1)
+    }
+  }
+
   @Test("a feature's files go next to the container's, never over them and never outside the directory")
   func storageFilesStayInTheDirectory() {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ContainerSeamTests")
