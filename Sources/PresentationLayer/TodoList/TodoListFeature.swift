@@ -11,6 +11,7 @@ public import DomainLayer
 /// - Creating keeps the typed title when it fails, so nothing is lost.
 /// - Each todo shows once: a created todo that a refresh already brought replaces its row, and a
 ///   list that holds one id twice shows the first.
+/// - A list a load read before a toggle or a create was answered keeps what they answered.
 /// - When the session ends, ``Event/sessionEnded`` sends the user to sign in, once, however many
 ///   pieces of work learn of it.
 public struct TodoListFeature: Feature {
@@ -168,13 +169,16 @@ public struct TodoListFeature: Feature {
     switch effect {
     case .loadStarted:
       state.phase = .loading
+      state.answeredDuringLoad = []
     case .listReceived(let todos, let isFresh):
       // Each todo shows once, as a list's identifiers need: the first of two with one id.
       var shown = Set<Int>()
       state.todos = todos.filter { shown.insert($0.id).inserted }.map { state.showingTogglesInFlight(on: $0) }
-      if isFresh { state.phase = .loaded }
+      for todo in state.answeredDuringLoad { state.show(todo) }
+      if isFresh { (state.phase, state.answeredDuringLoad) = (.loaded, []) }
     case .loadFailed(let message):
       state.phase = .loadFailed(message: message)
+      state.answeredDuringLoad = []
     case .toggleStarted(let id):
       state.togglesInFlight[id, default: 0] += 1
       state.flip(todoWithID: id)
@@ -182,6 +186,7 @@ public struct TodoListFeature: Feature {
     case .toggleConfirmed(let todo):
       state.toggleAnswered(id: todo.id)
       state.todos = state.todos.map { $0.id == todo.id ? state.showingTogglesInFlight(on: todo) : $0 }
+      state.noteIfLoading(todo)
     case .toggleFailed(let id, let message):
       state.toggleAnswered(id: id)
       state.flip(todoWithID: id)
@@ -196,12 +201,8 @@ public struct TodoListFeature: Feature {
     case .created(let todo):
       state.isCreating = false
       state.newTitle = ""
-      // A refresh may have brought it already, and a toggle of it may be on its way.
-      if let row = state.todos.firstIndex(where: { $0.id == todo.id }) {
-        state.todos[row] = state.showingTogglesInFlight(on: todo)
-      } else {
-        state.todos.append(state.showingTogglesInFlight(on: todo))
-      }
+      state.show(todo)
+      state.noteIfLoading(todo)
     case .createFailed(let message, let titleErrors):
       state.isCreating = false
       state.message = message
@@ -222,6 +223,26 @@ extension TodoListState {
   fileprivate mutating func toggleAnswered(id: Int) {
     let remaining = (togglesInFlight[id] ?? 1) - 1
     togglesInFlight[id] = remaining > 0 ? remaining : nil
+  }
+
+  /// Shows `todo` in its row, or at the end when the list has none: a refresh may have brought a
+  /// created todo already, and a toggle of it may be on its way.
+  fileprivate mutating func show(_ todo: Todo) {
+    if let row = todos.firstIndex(where: { $0.id == todo.id }) {
+      todos[row] = showingTogglesInFlight(on: todo)
+    } else {
+      todos.append(showingTogglesInFlight(on: todo))
+    }
+  }
+
+  /// Keeps the server's answer for the list of the load under way, which may have been read before it.
+  fileprivate mutating func noteIfLoading(_ todo: Todo) {
+    guard phase == .loading else { return }
+    if let index = answeredDuringLoad.firstIndex(where: { $0.id == todo.id }) {
+      answeredDuringLoad[index] = todo
+    } else {
+      answeredDuringLoad.append(todo)
+    }
   }
 
   /// `todo` as the server has it, with the flips of the toggles still in flight shown on top.

@@ -31,6 +31,9 @@ public struct TodoListState: Sendable, Hashable {
   /// row when tapped, and each refused one flips it back, so the row always shows what the
   /// server has, flipped once per unanswered toggle.
   public var togglesInFlight: [Int: Int] = [:]
+  /// The server's answers to toggles and creates that came while a load was under way: the list
+  /// that load brings may have been read before them, so they are shown on top of it.
+  public var answeredDuringLoad: [Todo] = []
   /// Whether this screen has learnt that the session ended.
   public var hasSessionEnded = false
 

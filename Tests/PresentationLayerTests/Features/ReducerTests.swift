@@ -75,6 +75,31 @@ struct ReducerTests {
       Self.reduced(TodoListFeature.self, dropped, .toggleFailed(id: 3, message: "no")).todos.last == created)
   }
 
+  @Test(
+    "a list read before a toggle's or a create's answer, which arrives after it, keeps what they answered; a later load's list is shown as it is"
+  )
+  func listReadBeforeAnswersKeepsThem() throws {
+    // A refresh goes out; the server stores a toggle of todo 1 and a new todo 4, then answers the
+    // refresh with the list it read before them.
+    let stale = Fixtures.todos
+    let toggled = try Todo(id: 1, userID: 1, title: "todo 1", isCompleted: true)
+    let created = try Todo(id: 4, userID: 1, title: "todo 4", isCompleted: false)
+    let answered = Self.reduced(
+      TodoListFeature.self, Self.todos, .loadStarted, .toggleStarted(id: 1), .toggleConfirmed(toggled),
+      .createStarted, .created(created))
+    let loaded = Self.reduced(TodoListFeature.self, answered, .listReceived(stale, isFresh: true))
+    #expect(loaded.todos == [toggled] + stale.dropFirst() + [created])
+    #expect(loaded.phase == .loaded)
+
+    // The next load began after those answers: another device has since undone the toggle.
+    let next = Self.reduced(TodoListFeature.self, loaded, .loadStarted, .listReceived(stale, isFresh: true))
+    #expect(next.todos == stale)
+    // And an answer while no load is under way is kept for none.
+    #expect(
+      Self.reduced(TodoListFeature.self, loaded, .toggleStarted(id: 1), .toggleConfirmed(toggled))
+        .answeredDuringLoad.isEmpty)
+  }
+
   @Test("the end of the session is recorded once: the second report changes nothing")
   func sessionEndIsIdempotent() {
     let ended = Self.reduced(TodoListFeature.self, TodoListState(), .sessionEnded)
