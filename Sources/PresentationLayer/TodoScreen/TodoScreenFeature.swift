@@ -6,7 +6,8 @@ public import DomainLayer
 /// - The search bar and its list are a ``SearchListFeature``; the sheet is a ``TitleEditorFeature``.
 ///   Both run under this screen's view model, in lanes of its own, and know nothing of it.
 /// - A todo saved in the sheet closes it, joins the top of the list (once, if a search found it
-///   first), and shows a banner that hides after ``bannerDuration`` on the view model's clock.
+///   first, and still when a search begun before the save answers after it), and shows a banner
+///   that hides after ``bannerDuration`` on the view model's clock.
 /// - Closing the sheet cancels its save, and the request under it: the todo is not added.
 public struct TodoScreenFeature: Feature {
   /// What the user does on the todo screen.
@@ -47,6 +48,9 @@ public struct TodoScreenFeature: Feature {
     public var editor: TitleEditorFeature<Todo>.State?
     /// A short message about what just happened, while it is shown.
     public var banner: String?
+    /// The todos added while a search was under way: its results may have been read before them,
+    /// so they are put back on top of those results.
+    public var addedDuringSearch: [Todo] = []
 
     /// Creates the screen with an empty search and no sheet.
     public init() {}
@@ -107,6 +111,13 @@ public struct TodoScreenFeature: Feature {
     switch effect {
     case .search(let effect):
       SearchListFeature<Todo>.reduce(&state.search, effect)
+      switch effect {
+      case .found:
+        for todo in state.addedDuringSearch { state.putOnTop(todo) }
+        state.addedDuringSearch = []
+      case .searchStarted, .failed: state.addedDuringSearch = []
+      case .queryChanged: break
+      }
     case .editor(let effect):
       TitleEditorFeature<Todo>.reduce(&state.editor, effect)
     case .editorPresented:
@@ -115,13 +126,20 @@ public struct TodoScreenFeature: Feature {
       state.editor = nil
     case .added(let todo):
       state.editor = nil
-      // A search may have found it before the save's answer came.
-      state.search.results.removeAll { $0.id == todo.id }
-      state.search.results.insert(todo, at: 0)
+      state.putOnTop(todo)
+      if state.search.isSearching { state.addedDuringSearch.append(todo) }
       state.banner = "Added “\(todo.title)”"
     case .bannerHidden:
       state.banner = nil
     }
+  }
+}
+
+extension TodoScreenFeature.State {
+  /// Shows `todo` first in the list, once: a search may have found it before the save's answer came.
+  fileprivate mutating func putOnTop(_ todo: Todo) {
+    search.results.removeAll { $0.id == todo.id }
+    search.results.insert(todo, at: 0)
   }
 }
 

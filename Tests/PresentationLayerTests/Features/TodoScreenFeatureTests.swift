@@ -80,6 +80,35 @@ struct TodoScreenFeatureTests {
     await store.finish()
   }
 
+  @Test("a saved todo stays at the top of the list when a search read before the save answers after it")
+  func savedTodoOutlastsEarlierSearch() async throws {
+    let milk = try #require(milk)
+    let (store, search, _) = store(search: [nil], create: [.success(milk)])
+    store.send(.search(.queryChanged("todo"))) { $0.search.query = "todo" }
+    await store.advance(by: SearchListFeature<Todo>.pause)
+    await store.receive { $0.search.isSearching = true }
+    await search.script.waitForWaiting(1)
+    startSavingMilk(in: store)
+    await store.receive { $0.editor?.isSaving = false }
+    await store.receive {
+      $0.editor = nil
+      $0.search.results = [milk]
+      $0.banner = "Added “Milk”"
+      $0.addedDuringSearch = [milk]
+    }
+    // The server read the search's todos before it stored Milk, and its answer comes now.
+    search.script.release(.success(found))
+    await store.receive {
+      $0.search.isSearching = false
+      $0.search.results = [milk] + found
+      $0.addedDuringSearch = []
+    }
+    try await store.clock.waitForSleepers(count: 1)
+    await store.advance(by: TodoScreenFeature.bannerDuration)
+    await store.receive { $0.banner = nil }
+    await store.finish()
+  }
+
   @Test("a failed save keeps the title and the server's words, and the search bar still answers")
   func failedSaveKeepsInput() async throws {
     let refusal = DomainError.rejected(message: "Check the title.", fieldErrors: ["title": ["is taken"]])
