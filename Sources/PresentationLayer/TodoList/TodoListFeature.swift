@@ -11,7 +11,7 @@ public import DomainLayer
 /// - Creating keeps the typed title when it fails, so nothing is lost.
 /// - Each todo shows once: a created todo that a refresh already brought replaces its row, and a
 ///   list that holds one id twice shows the first.
-/// - A list a load read before a toggle or a create was answered keeps what they answered.
+/// - A list that a load read before a toggle or a create was answered shows what they answered.
 /// - When the session ends, ``Event/sessionEnded`` sends the user to sign in, once, however many
 ///   pieces of work learn of it.
 public struct TodoListFeature: Feature {
