@@ -174,7 +174,9 @@ public struct TodoListFeature: Feature {
       // Each todo shows once, as a list's identifiers need: the first of two with one id.
       var shown = Set<Int>()
       state.todos = todos.filter { shown.insert($0.id).inserted }.map { state.showingTogglesInFlight(on: $0) }
-      for todo in state.answeredDuringLoad { state.show(todo) }
+      for todo in state.answeredDuringLoad {
+        state.todos.replaceOrAppend(state.showingTogglesInFlight(on: todo))
+      }
       if isFresh { (state.phase, state.answeredDuringLoad) = (.loaded, []) }
     case .loadFailed(let message):
       state.phase = .loadFailed(message: message)
@@ -201,7 +203,8 @@ public struct TodoListFeature: Feature {
     case .created(let todo):
       state.isCreating = false
       state.newTitle = ""
-      state.show(todo)
+      // A refresh may have brought it already, and a toggle of it may be on its way.
+      state.todos.replaceOrAppend(state.showingTogglesInFlight(on: todo))
       state.noteIfLoading(todo)
     case .createFailed(let message, let titleErrors):
       state.isCreating = false
@@ -225,24 +228,9 @@ extension TodoListState {
     togglesInFlight[id] = remaining > 0 ? remaining : nil
   }
 
-  /// Shows `todo` in its row, or at the end when the list has none: a refresh may have brought a
-  /// created todo already, and a toggle of it may be on its way.
-  fileprivate mutating func show(_ todo: Todo) {
-    if let row = todos.firstIndex(where: { $0.id == todo.id }) {
-      todos[row] = showingTogglesInFlight(on: todo)
-    } else {
-      todos.append(showingTogglesInFlight(on: todo))
-    }
-  }
-
   /// Keeps the server's answer for the list of the load under way, which may have been read before it.
   fileprivate mutating func noteIfLoading(_ todo: Todo) {
-    guard phase == .loading else { return }
-    if let index = answeredDuringLoad.firstIndex(where: { $0.id == todo.id }) {
-      answeredDuringLoad[index] = todo
-    } else {
-      answeredDuringLoad.append(todo)
-    }
+    if phase == .loading { answeredDuringLoad.replaceOrAppend(todo) }
   }
 
   /// `todo` as the server has it, with the flips of the toggles still in flight shown on top.
@@ -250,6 +238,17 @@ extension TodoListState {
     var shown = todo
     if (togglesInFlight[todo.id] ?? 0) % 2 == 1 { shown.isCompleted.toggle() }
     return shown
+  }
+}
+
+extension [Todo] {
+  /// Puts `todo` in place of the one with its id, or at the end when there is none.
+  fileprivate mutating func replaceOrAppend(_ todo: Todo) {
+    if let index = firstIndex(where: { $0.id == todo.id }) {
+      self[index] = todo
+    } else {
+      append(todo)
+    }
   }
 }
 
