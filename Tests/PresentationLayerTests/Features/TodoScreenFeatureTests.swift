@@ -26,12 +26,17 @@ struct TodoScreenFeatureTests {
     store.send(.editor(.saveTapped)) { $0.editor?.isSaving = true }
   }
 
-  /// Types "todo" into the search bar and lets the search run, past the pause, to `results`
-  /// (the todos `found` unless told).
-  private func searchTodo(in store: TestStore<TodoScreenFeature>, finding results: [Todo]? = nil) async {
+  /// Types "todo" into the search bar and waits out the pause, until the search has gone out.
+  private func startSearchingTodo(in store: TestStore<TodoScreenFeature>) async {
     store.send(.search(.queryChanged("todo"))) { $0.search.query = "todo" }
     await store.advance(by: SearchListFeature<Todo>.pause)
     await store.receive { $0.search.isSearching = true }
+  }
+
+  /// Types "todo" into the search bar and lets the search run, past the pause, to `results`
+  /// (the todos `found` unless told).
+  private func searchTodo(in store: TestStore<TodoScreenFeature>, finding results: [Todo]? = nil) async {
+    await startSearchingTodo(in: store)
     await store.receive {
       $0.search.isSearching = false
       $0.search.results = results ?? found
@@ -47,6 +52,13 @@ struct TodoScreenFeatureTests {
       $0.search.results = [milk] + found
       $0.banner = "Added “Milk”"
     }
+  }
+
+  /// Waits out the banner of a saved todo, which then hides.
+  private func hideBanner(in store: TestStore<TodoScreenFeature>) async throws {
+    try await store.clock.waitForSleepers(count: 1)
+    await store.advance(by: TodoScreenFeature.bannerDuration)
+    await store.receive { $0.banner = nil }
   }
 
   @Test("a saved todo closes the sheet and joins the top of the list; its banner hides after two seconds")
@@ -74,9 +86,7 @@ struct TodoScreenFeatureTests {
     await searchTodo(in: store, finding: [milk] + found)
     create.release(.success(milk))
     await receiveMilkSaved(in: store, milk)
-    try await store.clock.waitForSleepers(count: 1)
-    await store.advance(by: TodoScreenFeature.bannerDuration)
-    await store.receive { $0.banner = nil }
+    try await hideBanner(in: store)
     await store.finish()
   }
 
@@ -84,9 +94,7 @@ struct TodoScreenFeatureTests {
   func savedTodoOutlastsEarlierSearch() async throws {
     let milk = try #require(milk)
     let (store, search, _) = store(search: [nil], create: [.success(milk)])
-    store.send(.search(.queryChanged("todo"))) { $0.search.query = "todo" }
-    await store.advance(by: SearchListFeature<Todo>.pause)
-    await store.receive { $0.search.isSearching = true }
+    await startSearchingTodo(in: store)
     await search.script.waitForWaiting(1)
     startSavingMilk(in: store)
     await store.receive { $0.editor?.isSaving = false }
@@ -103,9 +111,7 @@ struct TodoScreenFeatureTests {
       $0.search.results = [milk] + found
       $0.addedDuringSearch = []
     }
-    try await store.clock.waitForSleepers(count: 1)
-    await store.advance(by: TodoScreenFeature.bannerDuration)
-    await store.receive { $0.banner = nil }
+    try await hideBanner(in: store)
     await store.finish()
   }
 
