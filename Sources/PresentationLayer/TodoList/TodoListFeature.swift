@@ -203,9 +203,13 @@ public struct TodoListFeature: Feature {
     case .created(let todo):
       state.isCreating = false
       state.newTitle = ""
-      // A refresh may have brought it already, and a toggle of it may be on its way.
-      state.todos.replaceOrAppend(state.showingTogglesInFlight(on: todo))
-      state.noteIfLoading(todo)
+      // A refresh may have brought it already, and its row holds what toggles did to it since.
+      var stored = todo
+      if let row = state.todos.first(where: { $0.id == todo.id }) {
+        stored.isCompleted = state.showingTogglesInFlight(on: row).isCompleted
+      }
+      state.todos.replaceOrAppend(state.showingTogglesInFlight(on: stored))
+      state.noteIfLoading(stored)
     case .createFailed(let message, let titleErrors):
       state.isCreating = false
       state.message = message

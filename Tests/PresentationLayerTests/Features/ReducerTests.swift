@@ -100,6 +100,19 @@ struct ReducerTests {
         .answeredDuringLoad.isEmpty)
   }
 
+  @Test("a create's answer that comes after a toggle of its todo was answered keeps the toggle's completion")
+  func createAnswerAfterToggleKeepsIt() throws {
+    // A refresh brought todo 4 before its create answered, and the user toggled it meanwhile.
+    let brought = try Todo(id: 4, userID: 1, title: "todo 4", isCompleted: false)
+    let toggled = try Todo(id: 4, userID: 1, title: "todo 4", isCompleted: true)
+    let answered = Self.reduced(
+      TodoListFeature.self, Self.todos, .createStarted,
+      .listReceived(Fixtures.todos + [brought], isFresh: true), .toggleStarted(id: 4),
+      .toggleConfirmed(toggled),
+      .created(brought))
+    #expect(answered.todos.last == toggled)
+  }
+
   @Test("the end of the session is recorded once: the second report changes nothing")
   func sessionEndIsIdempotent() {
     let ended = Self.reduced(TodoListFeature.self, TodoListState(), .sessionEnded)
