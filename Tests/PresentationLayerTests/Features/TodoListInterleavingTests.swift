@@ -6,7 +6,7 @@ import Testing
 /// The todo list driven at random against a server that answers each request after a random
 /// pause and refuses some toggles: whatever order the answers arrive in, once every request is
 /// answered the screen shows each todo the server has, as the server has it.
-@Suite("TodoListViewModel against a server that answers late", .timeLimit(.minutes(1)))
+@Suite("TodoListViewModel against a server that answers late", .serialized, .timeLimit(.minutes(1)))
 @MainActor
 struct TodoListInterleavingTests {
   @Test(
