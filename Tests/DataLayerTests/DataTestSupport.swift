@@ -1,5 +1,6 @@
 import DataLayer
 import DomainLayer
+import Foundation
 import LayeredTestSupport
 import NetworkLayer
 
@@ -15,8 +16,10 @@ struct DataStack {
   let sessions: RemoteSessionRepository
   let todos: RemoteTodoRepository
   let articles: RemoteArticleRepository
+  private let baseURL: URL
 
   init(_ connection: SampleBackendConnection) {
+    baseURL = connection.baseURL
     let plain = URLSessionHTTPClient(
       baseURL: connection.baseURL, transport: connection.transport, interceptors: [RetryPolicy()])
     authInterceptor = AuthInterceptor(store: tokenStore, refresher: RemoteTokenRefresher(client: plain))
@@ -36,6 +39,12 @@ struct DataStack {
     )
     todos = RemoteTodoRepository(client: api, cache: cache)
     articles = RemoteArticleRepository(client: api)
+  }
+
+  /// An authenticated client with the API client's chain, sending through `transport`.
+  func client(over transport: any HTTPTransport) -> URLSessionHTTPClient {
+    URLSessionHTTPClient(
+      baseURL: baseURL, transport: transport, interceptors: [authInterceptor, RetryPolicy()])
   }
 
   /// Signs in as the sample API's demo user.

@@ -8,9 +8,15 @@ public import NetworkLayer
 /// `DomainError.invalidData(reason:)`: showing a partial list as if it were complete would be a
 /// quieter, worse failure. Successful loads and changes are written through to the cache, unless
 /// the person signed out (the cache was cleared) while the request was on its way.
+///
+/// A load's list can arrive after the answers to creates and toggles that the server stored after
+/// reading it. The answers that came while a load was on its way are laid over its list, for its
+/// caller and for the cache: a toggled todo keeps the completion its toggle answered, and a
+/// created one is on the list (`ChangesDuringLoads`, in the module's `Internal/` folder).
 public struct RemoteTodoRepository: TodoRepository {
   private let client: any HTTPClient
   private let cache: any TodoCache
+  private let changesDuringLoads = ChangesDuringLoads()
 
   /// Creates the repository on top of a client for the API and a cache.
   public init(client: any HTTPClient, cache: any TodoCache = InMemoryTodoCache()) {
@@ -24,10 +30,17 @@ public struct RemoteTodoRepository: TodoRepository {
   /// - Throws: the `DomainError` for the network failure, or `DomainError.invalidData(reason:)`
   ///   when any todo breaks an invariant; the cache is then left as it was.
   public func todos() async throws(DomainError) -> [Todo] {
-    let generation = cache.generation
-    let todos = try await client.sendTranslatingErrors(TodoEndpoints.list).toDomain()
-    cache.update(unlessClearedSince: generation) { _ in todos }
-    return todos
+    let (generation, load) = (cache.generation, changesDuringLoads.begin())
+    let list: [Todo]
+    do throws(DomainError) {
+      list = try await client.sendTranslatingErrors(TodoEndpoints.list).toDomain()
+    } catch {
+      changesDuringLoads.end(load)
+      throw error
+    }
+    return changesDuringLoads.end(load, with: list) { todos in
+      cache.update(unlessClearedSince: generation) { _ in todos }
+    }
   }
 
   /// One page of the todos, in the server's order, twenty at a time. Pages are not cached: the
@@ -54,8 +67,9 @@ public struct RemoteTodoRepository: TodoRepository {
     cache.load()
   }
 
-  /// Creates a todo at the server and adds it to the cached list, without losing a concurrent
-  /// change of the cache.
+  /// Creates a todo at the server and adds it to the cached list, unless a load has already put
+  /// it there, without losing a concurrent change of the cache. With nothing cached, nothing is:
+  /// a list of only the new todo would not be the person's list.
   ///
   /// - Parameter title: the title to store, as the use case checked it.
   /// - Returns: the todo as the server stored it.
@@ -64,13 +78,14 @@ public struct RemoteTodoRepository: TodoRepository {
   public func createTodo(title: String) async throws(DomainError) -> Todo {
     let (create, generation) = (TodoEndpoints.create(title: title), cache.generation)
     let todo = try await client.sendTranslatingErrors(create, fieldNames: TodoEndpoints.fieldNames).toDomain()
-    cache.update(unlessClearedSince: generation) { cached in
-      (cached ?? []).filter { $0.id != todo.id } + [todo]
+    changesDuringLoads.record(.created(todo)) {
+      cache.update(unlessClearedSince: generation) { cached in cached?.applying([.created(todo)]) }
     }
     return todo
   }
 
-  /// Sets a todo's completion at the server and replaces it in the cached list, if it is there.
+  /// Sets a todo's completion at the server and replaces it in the cached list, or adds it to a
+  /// cached list that lacks it.
   ///
   /// - Parameters:
   ///   - isCompleted: the completion to store.
@@ -82,7 +97,9 @@ public struct RemoteTodoRepository: TodoRepository {
     let generation = cache.generation
     let todo = try await client.sendTranslatingErrors(TodoEndpoints.setCompleted(isCompleted, id: id))
       .toDomain()
-    cache.update(unlessClearedSince: generation) { cached in cached?.map { $0.id == todo.id ? todo : $0 } }
+    changesDuringLoads.record(.changed(todo)) {
+      cache.update(unlessClearedSince: generation) { cached in cached?.applying([.changed(todo)]) }
+    }
     return todo
   }
 }
