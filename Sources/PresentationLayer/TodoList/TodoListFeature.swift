@@ -50,8 +50,9 @@ public struct TodoListFeature: Feature {
     case newTitleChanged(String)
     /// A create went out: further taps on create do nothing until it ends.
     case createStarted
-    /// The todo was created: it joins the end of the list and the title is cleared.
-    case created(Todo)
+    /// The todo was created from `sentTitle`: it joins the end of the list, and the title is
+    /// cleared unless something else was typed meanwhile.
+    case created(Todo, sentTitle: String)
     /// Creating failed: the typed title is kept, `message` is shown, and so is what the server
     /// said is wrong with the title, if it said.
     case createFailed(message: String, titleErrors: [String])
@@ -124,7 +125,7 @@ public struct TodoListFeature: Feature {
       return .run(.dropWhileBusy(.create), immediate: [.createStarted]) { effects in
         await effects.follow(
           createTodo(title: title),
-          onValue: { .apply(.created($0)) },
+          onValue: { .apply(.created($0, sentTitle: title)) },
           onFailure: {
             Self.failed($0, .createFailed(message: $0.message, titleErrors: $0.fieldErrors["title"] ?? []))
           }
@@ -200,9 +201,9 @@ public struct TodoListFeature: Feature {
       state.isCreating = true
       state.message = nil
       state.titleErrors = []
-    case .created(let todo):
+    case .created(let todo, let sentTitle):
       state.isCreating = false
-      state.newTitle = ""
+      if state.newTitle == sentTitle { state.newTitle = "" }
       // A refresh may have brought it already, and its row holds what toggles did to it since.
       var stored = todo
       if let row = state.todos.first(where: { $0.id == todo.id }) {

@@ -45,7 +45,8 @@ struct ReducerTests {
   )
   func eachTodoShowsOnce() throws {
     let created = try Todo(id: 3, userID: 1, title: "todo 3, as created", isCompleted: false)
-    let refreshedFirst = Self.reduced(TodoListFeature.self, Self.todos, .createStarted, .created(created))
+    let refreshedFirst = Self.reduced(
+      TodoListFeature.self, Self.todos, .createStarted, .created(created, sentTitle: created.title))
     #expect(refreshedFirst.todos.map(\.id) == [1, 2, 3])
     #expect(refreshedFirst.todos.last == created)
 
@@ -61,7 +62,7 @@ struct ReducerTests {
     // The refresh brought todo 3 before its create answered, and the user toggled it meanwhile.
     let created = try Todo(id: 3, userID: 1, title: "todo 3", isCompleted: false)
     let toggling = Self.reduced(TodoListFeature.self, Self.todos, .createStarted, .toggleStarted(id: 3))
-    let answered = Self.reduced(TodoListFeature.self, toggling, .created(created))
+    let answered = Self.reduced(TodoListFeature.self, toggling, .created(created, sentTitle: created.title))
     #expect(answered.todos.last?.isCompleted == true, "toggle 3 is still in flight")
     let refused = Self.reduced(TodoListFeature.self, answered, .toggleFailed(id: 3, message: "no"))
     #expect(refused.todos.last == created)
@@ -69,7 +70,7 @@ struct ReducerTests {
     // A later list without it, then the create's answer: the row comes back with the flip on top.
     let dropped = Self.reduced(
       TodoListFeature.self, toggling, .listReceived(Array(Fixtures.todos.prefix(2)), isFresh: true),
-      .created(created))
+      .created(created, sentTitle: created.title))
     #expect(dropped.todos.last?.isCompleted == true, "toggle 3 is still in flight")
     #expect(
       Self.reduced(TodoListFeature.self, dropped, .toggleFailed(id: 3, message: "no")).todos.last == created)
@@ -86,7 +87,7 @@ struct ReducerTests {
     let created = try Todo(id: 4, userID: 1, title: "todo 4", isCompleted: false)
     let answered = Self.reduced(
       TodoListFeature.self, Self.todos, .loadStarted, .toggleStarted(id: 1), .toggleConfirmed(toggled),
-      .createStarted, .created(created))
+      .createStarted, .created(created, sentTitle: created.title))
     let loaded = Self.reduced(TodoListFeature.self, answered, .listReceived(stale, isFresh: true))
     #expect(loaded.todos == [toggled] + stale.dropFirst() + [created])
     #expect(loaded.phase == .loaded)
@@ -109,7 +110,7 @@ struct ReducerTests {
       TodoListFeature.self, Self.todos, .createStarted,
       .listReceived(Fixtures.todos + [brought], isFresh: true), .toggleStarted(id: 4),
       .toggleConfirmed(toggled),
-      .created(brought))
+      .created(brought, sentTitle: brought.title))
     #expect(answered.todos.last == toggled)
   }
 

@@ -172,6 +172,23 @@ struct TodoListViewModelTests {
     await store.finish()
   }
 
+  @Test("a title typed while a create is on its way stays in the field when the create answers")
+  func titleTypedDuringCreateStays() async throws {
+    let created = try Todo(id: 201, userID: 1, title: "water plants", isCompleted: false)
+    let fakes = Fakes(creates: Script([nil]))
+    let store = fakes.store()
+    store.send(.newTitleChanged("water plants")) { $0.newTitle = "water plants" }
+    store.send(.createTapped) { $0.isCreating = true }
+    await fakes.creates.waitForWaiting(1)
+    store.send(.newTitleChanged("buy milk")) { $0.newTitle = "buy milk" }
+    fakes.creates.release(.success(created))
+    await store.receive {
+      $0.isCreating = false
+      $0.todos = [created]
+    }
+    await store.finish()
+  }
+
   @Test("when the session ends, the screen emits an event that sends the user to sign in")
   func sessionEnded() async {
     let fakes = Fakes(loads: Script([.success(Fixtures.todos)]))
