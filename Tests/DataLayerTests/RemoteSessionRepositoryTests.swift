@@ -82,6 +82,8 @@ struct RemoteSessionRepositoryTests {
       UnsendableTokens(
         name: "a line break in the access token", access: #"at-1\r\nX-Injected: yes"#, refresh: "rt-1"),
       UnsendableTokens(name: "an empty access token", access: "", refresh: "rt-1"),
+      UnsendableTokens(name: "an access token of spaces only", access: "   ", refresh: "rt-1"),
+      UnsendableTokens(name: "an access token ending in a space", access: "at-1 ", refresh: "rt-1"),
       UnsendableTokens(
         name: "a line feed in the refresh token", access: "at-1", refresh: #"rt-1\nX-Injected: yes"#),
     ]

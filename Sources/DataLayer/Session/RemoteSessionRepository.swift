@@ -74,8 +74,8 @@ public final class RemoteSessionRepository: SessionRepository {
   /// - Returns: the signed-in user.
   /// - Throws: `DomainError.invalidCredentials` when the server refuses the login (a status in
   ///   the contract's `refusedLoginStatuses`), or the `DomainError` for any other failure, tokens
-  ///   that no request could carry (empty, or with a line break) included; the stored tokens and
-  ///   the session are then unchanged.
+  ///   that no request could carry (empty, padded with spaces, or with a line break) included;
+  ///   the stored tokens and the session are then unchanged.
   public func logIn(username: String, password: String) async throws(DomainError) -> User {
     // The password is removed by value from anything reported, whatever the contract calls it.
     let client = PasswordListingClient(base: self.client, password: password)
