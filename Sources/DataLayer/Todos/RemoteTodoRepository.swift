@@ -6,13 +6,13 @@ public import NetworkLayer
 /// It sends the todo endpoints through an `HTTPClient`, maps each DTO to a `Todo`, and turns
 /// every `NetworkError` into a `DomainError`. One malformed todo fails the whole load with
 /// `DomainError.invalidData(reason:)`: showing a partial list as if it were complete would be a
-/// quieter, worse failure. Successful loads and changes are written through to the cache, unless
-/// the person signed out (the cache was cleared) while the request was on its way.
+/// quieter, worse failure. Successful loads and changes are written through to a cached list,
+/// unless the person signed out (the cache was cleared) while the request was on its way.
 ///
 /// A load's list can arrive after the answers to creates and toggles that the server stored after
-/// reading it. The answers that came while a load was on its way are laid over its list, for its
-/// caller and for the cache: a toggled todo keeps the completion its toggle answered, and a
-/// created one is on the list (`ChangesDuringLoads`, in the module's `Internal/` folder).
+/// reading it. This repository's answers that came while a load was on its way are laid over its
+/// list, for its caller and for the cache: a toggled todo keeps the completion its toggle
+/// answered, and a created one is on the list (`Internal/Cache/ChangesDuringLoads.swift`).
 public struct RemoteTodoRepository: TodoRepository {
   private let client: any HTTPClient
   private let cache: any TodoCache
