@@ -17,6 +17,10 @@ public import NetworkLayer
 ///
 /// The file holds the tokens in clear text, protected by its mode only. On platforms with a
 /// keychain, a keychain-backed store is the stronger choice.
+///
+/// The file belongs to one process: a store reads it once, when created. A second process on the
+/// same file (an app extension) keeps what it read, renews with a refresh token the first may
+/// have rotated since, and when the server refuses that, its session's end deletes the file.
 public final class FileTokenStore: TokenStore {
   /// The largest token file read (64 KiB): a larger one is refused as corrupt, and tokens whose
   /// file would be larger are kept in memory only (reported as a `write` failure, `EFBIG`).
