@@ -24,31 +24,22 @@ private struct HostileTexts: Sequence, IteratorProtocol {
     "\"fieldErrors\":{\"a\":[", "\"password\":\"", "eyJhbGciOiJIUzI1NiJ9", "Bad Request",
   ]
 
-  private var state: UInt64
+  private var generator: SplitMix64
   private var remaining: Int
 
   init(count: Int, seed: UInt64) {
     remaining = count
-    state = seed
+    generator = SplitMix64(seed: seed)
   }
 
   mutating func next() -> String? {
     guard remaining > 0 else { return nil }
     remaining -= 1
     var text = ""
-    for _ in 0..<Int(nextRandom() % 24) {
-      text += Self.fragments[Int(nextRandom() % UInt64(Self.fragments.count))]
+    for _ in 0..<Int(generator.next() % 24) {
+      text += Self.fragments[Int(generator.next() % UInt64(Self.fragments.count))]
     }
     return text
-  }
-
-  /// SplitMix64: small, and the same on every platform.
-  private mutating func nextRandom() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
   }
 }
 

@@ -265,21 +265,15 @@ private struct HeldAnswers: HTTPTransport {
 /// after another: the server reads or writes at once, and answers in any order.
 private struct LateAnswers: HTTPTransport {
   private let next: any HTTPTransport
-  private let generator: Locked<UInt64>
+  private let generator: Locked<SplitMix64>
 
   init(_ next: any HTTPTransport, seed: UInt64) {
-    (self.next, generator) = (next, Locked(seed))
+    (self.next, generator) = (next, Locked(SplitMix64(seed: seed)))
   }
 
-  /// A number below `bound`, from SplitMix64, so a seed always draws the same numbers.
+  /// A number below `bound`, the same for the same seed and draw.
   func random(below bound: Int) -> Int {
-    generator.withLock { state in
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return Int((z ^ (z >> 31)) % UInt64(bound))
-    }
+    generator.withLock { Int($0.next() % UInt64(bound)) }
   }
 
   func send(_ request: URLRequest) async throws(NetworkError) -> (Data, HTTPURLResponse) {
