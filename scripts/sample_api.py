@@ -288,13 +288,19 @@ def query_value(request: Request, name: str) -> Optional[str]:
     return values[0] if values else None
 
 
+def lower_each(text: str) -> str:
+    """`text` with each character lower-cased on its own, as Swift's `lowercased()` does:
+    `str.lower()` writes a capital sigma at a word's end as a final ς, Swift always as σ."""
+    return "".join(character.lower() for character in text)
+
+
 def title_search(request: Request) -> Tuple[Optional[str], str]:
-    """A list's `q`: what a lower-cased title must contain, and `q=…&` for the page links
-    (RFC 3986 unreserved characters kept, as the Swift twin writes it), or ""."""
+    """A list's `q`: what a lower-cased title must contain (see `lower_each`), and `q=…&` for
+    the page links (RFC 3986 unreserved characters kept, as the Swift twin writes it), or ""."""
     search = query_value(request, "q")
     if search is None:
         return None, ""
-    return search.lower(), f"q={quote(search, safe='-._~')}&"
+    return lower_each(search), f"q={quote(search, safe='-._~')}&"
 
 
 def bearer_token(authorization: Optional[str]) -> Optional[str]:
@@ -667,7 +673,7 @@ class SampleAPI:
                 dict(todo) for todo in sorted(self.todos.values(), key=lambda t: t["id"])
                 if (user_id is None or todo["userId"] == user_id)
                 and (completed is None or todo["completed"] == completed)
-                and (needle is None or needle in todo["title"].lower())
+                and (needle is None or needle in lower_each(todo["title"]))
             ]
         # The links keep the filters, in the order the contract gives, so both servers write them alike.
         filters = "".join(
@@ -776,7 +782,7 @@ class SampleAPI:
             with self.lock:
                 records = storage()["records"]
                 listed = [sent(records[i]) for i in sorted(records)
-                          if needle is None or needle in records[i]["title"].lower()]
+                          if needle is None or needle in lower_each(records[i]["title"])]
             return page_response(request, listed, f"/{name}?{search_filter}") or json_response(200, listed)
 
         def create_record(request: Request) -> Response:

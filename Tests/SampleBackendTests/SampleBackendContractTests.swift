@@ -106,6 +106,12 @@ struct SampleBackendContractTests {
     try await script.exchange("GET", "/todos?q=FUGIAT")
     try await script.exchange("GET", "/todos?q=fugiat%20v&pageSize=2")
     try await script.exchange("GET", "/todos?q=%C3%A9t%2Fx%20&completed=false&page=1")
+    // A NUL is a character like any other, and each letter is lower-cased on its own, with no
+    // regard to where it stands in the word (a capital sigma is always σ, never a final ς).
+    try await script.exchange("GET", "/todos?q=autem%00")
+    try await script.exchange("POST", "/todos", json: #"{"title": "ΟΔΟΣ"}"#)
+    try await script.exchange("GET", "/todos?q=%CE%BF%CE%B4%CE%BF%CF%83")
+    try await script.exchange("GET", "/todos?q=%CE%BF%CE%B4%CE%BF%CF%82")
     try await script.exchange("GET", "/todos?page=99999999999999999999")
     try await script.exchange("GET", "/todos?page=9223372036854775807&pageSize=100")
     try await script.exchange("GET", "/todos?page=0")
