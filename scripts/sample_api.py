@@ -268,12 +268,18 @@ def get_field(payload: dict, key: str, check: Callable[[Any], bool],
     return value
 
 
+# The code points with Unicode's White_Space property, which the Swift twin trims. `str.strip()`
+# would also take the separators U+001C to U+001F, and keep none of a title made of them.
+WHITE_SPACE = ("\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+               "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+
+
 def get_title(payload: dict, required: bool) -> Optional[str]:
-    """A todo title: a string that is not empty once whitespace is stripped."""
+    """A todo title: a string that is not empty once the White_Space at its ends is stripped."""
     title = get_field(payload, "title", is_string, "a string", required)
     if title is None:
         return None
-    title = title.strip()
+    title = title.strip(WHITE_SPACE)
     if not title:
         raise HTTPError(400, "'title' must not be empty")
     return title

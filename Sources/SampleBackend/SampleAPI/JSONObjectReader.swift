@@ -50,10 +50,14 @@ struct JSONObjectReader {
     }
   }
 
-  /// A todo title: present when `required`, a string, and not blank. Returned trimmed.
+  /// A todo title: present when `required`, a string, and not blank. Returned trimmed of the
+  /// scalars with Unicode's White_Space property at either end, the set the Python twin strips.
   func title(required: Bool) throws(Rejection) -> String? {
     guard let raw = try string("title", required: required) else { return nil }
-    let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    let scalars = raw.unicodeScalars
+    let start = scalars.firstIndex { !$0.properties.isWhitespace } ?? scalars.endIndex
+    let end = scalars.lastIndex { !$0.properties.isWhitespace }.map(scalars.index(after:)) ?? start
+    let title = String(scalars[start..<end])
     guard !title.isEmpty else { throw Rejection(status: 400, message: "'title' must not be empty") }
     return title
   }
