@@ -220,11 +220,34 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"invalid JSON constant {name}")
 
 
+def _first_member_wins(pairs: List[Tuple[str, Any]]) -> dict:
+    # Of two members with one name, the in-process twin's JSONDecoder keeps the first.
+    members: dict = {}
+    for name, value in pairs:
+        members.setdefault(name, value)
+    return members
+
+
+def _number(text: str) -> Any:
+    # The in-process twin's JSONDecoder reads a number with a whole value in Int's range (4.0,
+    # 1e2) as an integer, and refuses the whole body for one too large for a Double (1e400).
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number out of range: {text}")
+    return int(value) if value.is_integer() and -_MAX_INT - 1 <= value <= _MAX_INT else value
+
+
 def parse_json_object(body: bytes) -> dict:
-    """Decode a request body that must be a JSON object, or raise a 400."""
+    """Decode a request body that must be a JSON object, or raise a 400. Read as the
+    in-process twin reads it: a leading byte order mark is skipped, and a string holding half
+    of a surrogate pair, which no UTF-8 text can carry, makes the body malformed."""
     try:
-        value = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        text = body.decode("utf-8")
+        value = json.loads(text[1:] if text.startswith("\ufeff") else text,
+                           parse_constant=_reject_constant, parse_float=_number,
+                           object_pairs_hook=_first_member_wins)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (UnicodeError, ValueError, RecursionError):
         raise HTTPError(400, "malformed JSON body") from None
     if not isinstance(value, dict):
         raise HTTPError(400, "JSON body must be an object")
@@ -242,13 +265,14 @@ def is_boolean(value: Any) -> bool:
 
 
 def is_integer(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    """A whole number in the range of Swift's Int, which the in-process twin reads it as."""
+    return isinstance(value, int) and not isinstance(value, bool) and -_MAX_INT - 1 <= value <= _MAX_INT
 
 
 def is_non_negative_number(value: Any) -> bool:
     if isinstance(value, float):
         return math.isfinite(value) and value >= 0
-    return is_integer(value) and value >= 0
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def get_field(payload: dict, key: str, check: Callable[[Any], bool],
