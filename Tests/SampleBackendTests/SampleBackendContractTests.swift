@@ -181,6 +181,12 @@ struct SampleBackendContractTests {
     try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Bearer at-unknown"])
     try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Basic ZGVtbzpkZW1v"])
     try await script.exchange("GET", "/todos/1", headers: ["Authorization": "Bearer \(accessToken)"])
+    // The scheme in any case, spaces around the token; a tab is no separator, a longer token no match.
+    for written in [
+      "bearer \(accessToken)", "BEARER  \(accessToken) ", "Bearer\t\(accessToken)", "Bearer \(accessToken)x",
+    ] {
+      try await script.exchange("GET", "/todos/1", headers: ["Authorization": written])
+    }
     try await script.exchange("GET", "/articles/today")
     // Revoked: the access token that worked a moment ago is unknown; its refresh token still works.
     try await script.exchange("POST", "/_control/revoke")
