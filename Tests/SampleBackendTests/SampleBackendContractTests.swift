@@ -160,11 +160,25 @@ struct SampleBackendContractTests {
     try await script.exchange("PATCH", "/todos/201", json: #"{"completed": true}"#)
     try await script.exchange("PATCH", "/todos/201", json: #"{"title": ""}"#)
     try await script.exchange("PATCH", "/todos/9999", json: #"{"completed": true}"#)
+    try await script.exchange("PATCH", "/todos/201", json: #"{"completed": null}"#)
+    try await script.exchange("PATCH", "/todos/201", json: "{}")
+    try await script.exchange("PATCH", "/todos/201", json: #"{"completed": "true"}"#)
+    try await script.exchange("PATCH", "/todos/201", json: #"{"title": " Renamed\u3000", "userId": 7}"#)
+    try await script.exchange("PATCH", "/todos/201", json: #"{"id": 5}"#)
     try await script.exchange("DELETE", "/todos/201")
     try await script.exchange("GET", "/todos/201")
     try await script.exchange("GET", "/articles/today")
     try await script.exchange("POST", "/auth/login", json: #"{"username": "demo", "password": "wrong"}"#)
     try await script.exchange("POST", "/auth/login", json: #"{"username": "demo"}"#)
+    try await script.exchange("POST", "/auth/login", json: #"{"username": "demo", "password": 5}"#)
+    try await script.exchange("POST", "/auth/login", json: #"{"username": ["demo"], "password": "x"}"#)
+    for username in ["DEMO", " demo"] {
+      let body = #"{"username": "\#(username)", "password": "correct-horse-battery-staple"}"#
+      try await script.exchange("POST", "/auth/login", json: body)
+    }
+    try await script.exchange("POST", "/auth/refresh", json: "{}")
+    try await script.exchange("POST", "/auth/refresh", json: #"{"refreshToken": 5}"#)
+    try await script.exchange("POST", "/auth/refresh", json: #"{"refreshToken": ""}"#)
     let login = try await script.exchange(
       "POST", "/auth/login", json: #"{"username": "demo", "password": "correct-horse-battery-staple"}"#
     )
