@@ -13,7 +13,8 @@ public struct InProcessRequest: Sendable {
   /// The path as it was sent, still percent-encoded: what counters and faults are keyed by, as
   /// in the Python twin, so `/todos%2F1` is not counted as `/todos/1`.
   public var percentEncodedPath: String
-  /// The percent-decoded query items, in order.
+  /// The query items, in order, decoded as a form is: off a URL, `+` is a space and bytes that
+  /// are not UTF-8 read as U+FFFD.
   public var query: [URLQueryItem]
   /// Header fields with lower-cased names.
   public var headers: [String: String]

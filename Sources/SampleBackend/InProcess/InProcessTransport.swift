@@ -86,11 +86,41 @@ extension InProcessRequest {
     self.init(
       method: request.httpMethod ?? "GET",
       path: path.isEmpty ? "/" : path,
-      query: components?.queryItems ?? [],
+      query: Self.formItems(components?.percentEncodedQuery ?? ""),
       headers: headers,
       body: Self.body(of: request),
       percentEncodedPath: (components?.percentEncodedPath).flatMap { $0.isEmpty ? nil : $0 }
     )
+  }
+
+  /// The query's items as a form parser reads them, as the Python twin's `parse_qsl` does: `+`
+  /// is a space, an item without `=` has an empty value, a `%` not followed by two hex digits
+  /// stays as it is, and bytes that are not UTF-8 become U+FFFD. (`URLComponents.queryItems`
+  /// keeps `+`, and gives no value at all for `=%FF`, so a search for it would find everything.)
+  private static func formItems(_ query: String) -> [URLQueryItem] {
+    query.split(separator: "&").map { item in
+      let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      return URLQueryItem(name: formDecoded(parts[0]), value: parts.count > 1 ? formDecoded(parts[1]) : "")
+    }
+  }
+
+  private static func formDecoded(_ text: Substring) -> String {
+    let hexDigits = Array("0123456789abcdefABCDEF".utf8)
+    var bytes: [UInt8] = []
+    var rest = Array(text.utf8)[...]
+    while let byte = rest.popFirst() {
+      if byte == UInt8(ascii: "+") {
+        bytes.append(UInt8(ascii: " "))
+      } else if byte == UInt8(ascii: "%"), rest.count >= 2, rest.prefix(2).allSatisfy(hexDigits.contains),
+        let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16)
+      {
+        bytes.append(value)
+        rest = rest.dropFirst(2)
+      } else {
+        bytes.append(byte)
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The body, also when an interceptor gave it as a stream instead of `httpBody`.
