@@ -204,7 +204,7 @@ public struct TodoListFeature: Feature {
     case .created(let todo, let sentTitle):
       state.isCreating = false
       if state.newTitle == sentTitle { state.newTitle = "" }
-      // A refresh may have brought it already, and its row holds what toggles did to it since.
+      // A refresh may have brought it already: its row, with the flips in flight undone, is newer.
       var stored = todo
       if let row = state.todos.first(where: { $0.id == todo.id }) {
         stored.isCompleted = state.showingTogglesInFlight(on: row).isCompleted
