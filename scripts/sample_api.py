@@ -234,7 +234,7 @@ def _number(text: str) -> Any:
     value = float(text)
     if not math.isfinite(value):
         raise ValueError(f"number out of range: {text}")
-    return int(value) if value.is_integer() and -_MAX_INT - 1 <= value <= _MAX_INT else value
+    return int(value) if value.is_integer() and _fits_int(value) else value
 
 
 def parse_json_object(body: bytes) -> dict:
@@ -264,15 +264,23 @@ def is_boolean(value: Any) -> bool:
     return isinstance(value, bool)
 
 
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _fits_int(value: Any) -> bool:
+    """Whether `value` is in the range of Swift's Int, which the in-process twin reads it as."""
+    return -_MAX_INT - 1 <= value <= _MAX_INT
+
+
 def is_integer(value: Any) -> bool:
-    """A whole number in the range of Swift's Int, which the in-process twin reads it as."""
-    return isinstance(value, int) and not isinstance(value, bool) and -_MAX_INT - 1 <= value <= _MAX_INT
+    return _is_whole(value) and _fits_int(value)
 
 
 def is_non_negative_number(value: Any) -> bool:
     if isinstance(value, float):
         return math.isfinite(value) and value >= 0
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return _is_whole(value) and value >= 0
 
 
 def get_field(payload: dict, key: str, check: Callable[[Any], bool],
