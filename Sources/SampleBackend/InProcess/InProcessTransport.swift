@@ -105,22 +105,26 @@ extension InProcessRequest {
   }
 
   private static func formDecoded(_ text: Substring) -> String {
-    let hexDigits = Array("0123456789abcdefABCDEF".utf8)
     var bytes: [UInt8] = []
     var rest = Array(text.utf8)[...]
     while let byte = rest.popFirst() {
       if byte == UInt8(ascii: "+") {
         bytes.append(UInt8(ascii: " "))
-      } else if byte == UInt8(ascii: "%"), rest.count >= 2, rest.prefix(2).allSatisfy(hexDigits.contains),
-        let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16)
+      } else if byte == UInt8(ascii: "%"), let high = rest.first.flatMap(hexValue),
+        let low = rest.dropFirst().first.flatMap(hexValue)
       {
-        bytes.append(value)
+        bytes.append(high << 4 | low)
         rest = rest.dropFirst(2)
       } else {
         bytes.append(byte)
       }
     }
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The value of one hex digit, or `nil` for any other byte.
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    UInt8(String(UnicodeScalar(byte)), radix: 16)
   }
 
   /// The body, also when an interceptor gave it as a stream instead of `httpBody`.
