@@ -523,6 +523,33 @@ struct RefusalTests {
         == .failure(.refused(status: 422, message: nil, fieldErrors: ["title": ["must not be blank"]])))
   }
 
+  @Test(
+    "a text is read without the blank lines and spaces around it: Pyramid's padded message, a padded code, a padded echo"
+  )
+  func paddedTexts() async {
+    // Pyramid's JSON error pages (devpi's among them) end their message with blank lines.
+    let pyramid =
+      #"{"message": "There was a conflict.\n\nA todo with this title exists.\n\n\n", "code": "409 Conflict", "title": "Conflict"}"#
+    #expect(
+      await Self.sentenceOfBadStatus(409, body: pyramid)
+        == "There was a conflict.\n\nA todo with this title exists.")
+    #expect(await Self.sentenceOfBadStatus(409, body: #"{"message": " TITLE_TAKEN\n"}"#) == nil)
+    let fields =
+      #"{"message":"\n Check the form. ","title":["  must not be blank\n","\t"],"password":[" hunter2-echo\n"]}"#
+    #expect(
+      await Self.outcome(status: 422, body: fields)
+        == .failure(
+          .refused(
+            status: 422, message: "Check the form.",
+            fieldErrors: ["title": ["must not be blank"], "password": ["<redacted>"]])))
+    // A format of the backend's own is held to the same: no blank sentence, no blank field error.
+    let own =
+      #"{"error":{"text":" \n","fields":[{"name":"title","why":" "},{"name":"title","why":"is too long\n"},{"name":"tag","why":""}]}}"#
+    #expect(
+      await Self.outcome(status: 422, body: own, format: Self.ownFormat)
+        == .failure(.refused(status: 422, message: nil, fieldErrors: ["title": ["is too long"]])))
+  }
+
   @Test("an error body too long for its excerpt still gives the sentence the excerpt holds whole")
   func sentenceOfACutBody() async throws {
     let stripe =

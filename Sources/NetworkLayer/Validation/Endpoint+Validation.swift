@@ -48,7 +48,7 @@ extension Endpoint {
     guard expected.acceptableStatusCodes.contains(response.statusCode) else {
       // The request's own secrets leave a refusal's texts with every other error's, in `value`.
       if refusals.statuses.contains(response.statusCode), let read = refusals.read(body, response) {
-        let refusal = RefusalBody.redactingCredentialFields(read)
+        let refusal = RefusalBody.tidied(read)
         throw .refused(
           status: response.statusCode, message: refusal.message, fieldErrors: refusal.fieldErrors)
       }

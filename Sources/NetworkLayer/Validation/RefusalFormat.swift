@@ -9,9 +9,10 @@ public import Foundation
 ///
 /// ``standard`` reads the shapes most backends use; a backend with its own shape or statuses gets a
 /// format made with ``json(_:statuses:decoder:_:)`` or ``init(statuses:read:)``, handed to the
-/// client. Whatever a format reads, the client scrubs before it reaches
-/// ``NetworkError/refused(status:message:fieldErrors:)``: the request's own secrets go by value,
-/// and a field with a credential name keeps only sentences.
+/// client. Whatever a format reads, the client tidies before it reaches
+/// ``NetworkError/refused(status:message:fieldErrors:)``: each text loses the whitespace around
+/// it and a blank one goes, the request's own secrets go by value, and a field with a credential
+/// name keeps only sentences.
 public struct RefusalFormat: Sendable {
   /// What a refusal says: a sentence for a person, if any, and the messages of each field.
   public typealias Refusal = (message: String?, fieldErrors: [String: [String]])

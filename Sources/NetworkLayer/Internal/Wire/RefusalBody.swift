@@ -17,9 +17,9 @@ import Foundation
 /// OData's `target`), Google's `details` list its `fieldViolations` and Strapi's hold `errors`
 /// located by `path`. Any other body stays a bad status with its excerpt.
 ///
-/// Whatever any format reads goes through ``redactingCredentialFields(_:)``: a field whose name is
-/// a credential name (see ``Redactor``) keeps only messages that read as sentences, since anything
-/// else under it could be an echoed secret.
+/// Whatever any format reads goes through ``tidied(_:)``: each text loses the whitespace around
+/// it and a blank one goes, and a field whose name is a credential name (see ``Redactor``) keeps
+/// only messages that read as sentences, since anything else under it could be an echoed secret.
 enum RefusalBody {
   /// The sentence and the field errors in `body`; `nil` when the body is not a JSON object that
   /// says anything.
@@ -80,14 +80,19 @@ enum RefusalBody {
     return (sentence, fieldErrors)
   }
 
-  /// `refusal` with the messages under a credential name that do not read as sentences replaced.
-  /// The request's own secrets are scrubbed from every text afterwards, as from any error's.
-  static func redactingCredentialFields(_ refusal: RefusalFormat.Refusal) -> RefusalFormat.Refusal {
-    var fieldErrors = refusal.fieldErrors
-    for (field, messages) in refusal.fieldErrors where Redactor.isCredentialName(field) {
-      fieldErrors[field] = messages.map { $0.contains(" ") ? $0 : Redactor.placeholder }
+  /// `refusal` as a screen may show it, whichever format read it: each text without the
+  /// whitespace around it (Pyramid ends its messages with blank lines), no blank text and no field
+  /// left without a message, and the messages under a credential name that do not read as
+  /// sentences replaced. The request's own secrets are scrubbed from every text afterwards, as
+  /// from any error's.
+  static func tidied(_ refusal: RefusalFormat.Refusal) -> RefusalFormat.Refusal {
+    var fieldErrors: [String: [String]] = [:]
+    for (field, messages) in refusal.fieldErrors {
+      guard let texts = strings(messages) else { continue }
+      let isCredential = Redactor.isCredentialName(field)
+      fieldErrors[field] = texts.map { !isCredential || $0.contains(" ") ? $0 : Redactor.placeholder }
     }
-    return (refusal.message, fieldErrors)
+    return (strings(refusal.message)?.first, fieldErrors)
   }
 
   /// The server's sentence in the excerpt of an error body answered with `status` (see
@@ -341,11 +346,13 @@ enum RefusalBody {
     return text.contains("_") || !text.contains(where: \.isLowercase)
   }
 
-  /// A message, or a list of them, without the blank ones (Spring Boot's `"message": ""`), so a
-  /// screen never shows an empty sentence; `nil` when none is left.
+  /// A message, or a list of them, each without the whitespace around it and without the blank
+  /// ones (Spring Boot's `"message": ""`), so a screen never shows an empty sentence; `nil` when
+  /// none is left.
   private static func strings(_ value: Any?) -> [String]? {
     let candidates: [Any] = if let list = value as? [Any] { list } else if let value { [value] } else { [] }
-    let texts = candidates.compactMap { $0 as? String }.filter { $0.contains { !$0.isWhitespace } }
-    return texts.isEmpty ? nil : texts
+    let texts = candidates.compactMap { ($0 as? String)?.trimmingCharacters(in: .whitespacesAndNewlines) }
+    let words = texts.filter { !$0.isEmpty }
+    return words.isEmpty ? nil : words
   }
 }
