@@ -20,7 +20,7 @@ struct SessionUseCaseTests {
 
   @Test(
     "blank fields are refused without contacting the server",
-    arguments: [("", "pw"), ("  ", "pw"), ("demo", "")]
+    arguments: [("", "pw"), ("  ", "pw"), ("\n", "pw"), ("\t \r\n", "pw"), ("demo", "")]
   )
   func blankFields(username: String, password: String) async {
     let repository = FakeSessionRepository()
@@ -40,10 +40,13 @@ struct SessionUseCaseTests {
     #expect(DomainError.invalidCredentials.message == "The username or password is incorrect.")
   }
 
-  @Test("the username is trimmed; the password is sent exactly as typed")
-  func trimming() async {
+  @Test(
+    "the username is trimmed of spaces and of a pasted line break; the password is sent exactly as typed",
+    arguments: [" demo ", "demo\n", "\tdemo\r\n"]
+  )
+  func trimming(username: String) async {
     let repository = FakeSessionRepository()
-    let outcomes = await collect(LogIn(repository: repository)(username: " demo ", password: "right"))
+    let outcomes = await collect(LogIn(repository: repository)(username: username, password: "right"))
     #expect(repository.logins == ["demo"])
     #expect(outcomes == [.success(User(username: "demo"))])
   }

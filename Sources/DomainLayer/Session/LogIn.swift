@@ -9,12 +9,12 @@ public struct LogIn: LogInUseCase {
     self.repository = repository
   }
 
-  /// Signs in with `username` (trimmed of surrounding spaces) and `password` (as typed, passed on
-  /// unchanged and never put in an error) and yields the signed-in user. A blank field yields
-  /// ``DomainError/invalidInput(message:)`` without reaching the repository.
+  /// Signs in with `username` trimmed of the whitespace around it, line breaks too, and `password`
+  /// as typed (passed on unchanged, never put in an error), and yields the signed-in user. A blank
+  /// field yields ``DomainError/invalidInput(message:)`` without reaching the repository.
   public func callAsFunction(username: String, password: String) -> OutcomeStream<User, DomainError> {
     .outcome { [repository] () async throws(DomainError) in
-      let name = username.trimmingCharacters(in: .whitespaces)
+      let name = username.trimmingCharacters(in: .whitespacesAndNewlines)
       guard !name.isEmpty, !password.isEmpty else {
         throw .invalidInput(message: "Enter both your username and your password.")
       }
