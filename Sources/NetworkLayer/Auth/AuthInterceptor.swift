@@ -29,9 +29,9 @@ import LayeredSupport
 /// It is an actor over a synchronous token store, so "look at the tokens, then maybe refresh" has
 /// no suspension point in between: two requests can never both decide to refresh. New
 /// credentials it did not produce (a login) reset the refresh window. A refresh whose tokens were
-/// replaced (a login) or cleared (a sign-out) while it ran saves nothing: its waiters go out with
-/// the stored tokens, or fail with ``NetworkError/unauthorized`` once signed out, and what it
-/// answered is kept for the sign-out to revoke (``renewal(of:)``).
+/// replaced (a login) or cleared (a sign-out) while it ran, renewed or failed, saves and ends
+/// nothing: its waiters go out with the stored tokens, or fail with ``NetworkError/unauthorized``
+/// once signed out, and what it answered is kept for the sign-out to revoke (``renewal(of:)``).
 public actor AuthInterceptor: RequestInterceptor {
   /// The statuses with which most backends reject a refresh token: 400 (OAuth's
   /// `invalid_grant`), 401 and 403.
@@ -271,32 +271,35 @@ public actor AuthInterceptor: RequestInterceptor {
 
   private func finish(_ refresh: Refresh, with result: Result<AuthTokens, NetworkError>, duration: Duration) {
     if inFlight === refresh { inFlight = nil }
+    // Tokens that changed meanwhile (a login, a logout) are newer than this refresh's answer,
+    // whether it renewed or failed: its waiters go out with them, and no request goes out with
+    // the tokens of a session that was signed out.
+    let current = store.tokens
+    let replaced = !Self.sameCredentials(current, refresh.basis)
+    let newer: Result<AuthTokens, NetworkError> = current.map { .success($0) } ?? .failure(.unauthorized)
     switch result {
     case .success(let fresh):
       record(.refreshSucceeded(duration: duration))
-      // Tokens that changed meanwhile (a login, a logout) are newer than this refresh's answer,
-      // and no request goes out with the tokens of a session that was signed out.
-      let current = store.tokens
-      if Self.sameCredentials(current, refresh.basis) {
+      if replaced {
+        // A sign-out, perhaps followed by a new login, must still be able to revoke it.
+        renewedAfterSignOut = (refresh.basis, fresh)
+        refresh.waiters.finish(newer)
+      } else {
         store.save(fresh)
         known = fresh
         refresh.waiters.finish(.success(fresh))
-      } else {
-        // A sign-out, perhaps followed by a new login, must still be able to revoke it.
-        renewedAfterSignOut = (refresh.basis, fresh)
-        refresh.waiters.finish(current.map { .success($0) } ?? .failure(.unauthorized))
       }
     case .failure(let error) where rejectsRefreshToken(error):
       let failure = NetworkError.refreshFailed(reason: Self.reason(for: error))
       record(.refreshFailed(failure, duration: duration))
       endSession(startedFrom: refresh.basis, with: failure)
-      refresh.waiters.finish(.failure(failure))
+      refresh.waiters.finish(replaced ? newer : .failure(failure))
     case .failure(let error):
       record(.refreshFailed(error, duration: duration))
       if let countedAt = refresh.countedAt, let counted = loopSigns.firstIndex(of: countedAt) {
         loopSigns.remove(at: counted)
       }
-      refresh.waiters.finish(.failure(Self.transientFailure(error)))
+      refresh.waiters.finish(replaced ? newer : .failure(Self.transientFailure(error)))
     }
   }
 

@@ -16,9 +16,12 @@ final class StuckRefresher: TokenRefresher {
   private let state = Locked(State())
   /// Calls after the first `stuckCalls` answer at once.
   private let stuckCalls: Int
+  /// What every call answers once released: new tokens, or this failure.
+  private let failure: NetworkError?
 
-  init(stuckCalls: Int = .max) {
+  init(stuckCalls: Int = .max, failingWith failure: NetworkError? = nil) {
     self.stuckCalls = stuckCalls
+    self.failure = failure
   }
 
   var calls: Int { state.withLock { $0.calls } }
@@ -37,6 +40,7 @@ final class StuckRefresher: TokenRefresher {
         if released { continuation.resume() }
       }
     }
+    if let failure { throw failure }
     return AuthTokens(accessToken: "at-fresh-\(call)", refreshToken: "rt-fresh-\(call)", expiresAt: nil)
   }
 

@@ -13,12 +13,16 @@ struct SignOutRenewalTests {
   /// A call whose expired token is being renewed by a refresher that answers when released.
   struct RefreshOnItsWay {
     let server = RecordingServer()
-    let refresher = StuckRefresher()
+    let refresher: StuckRefresher
     let store = InMemoryTokenStore(.knownExpired)
     let interceptor: AuthInterceptor
     let call: Task<Result<TestTodo, NetworkError>, Never>
 
-    init() async throws {
+    /// Starts the call and waits until its refresh is on its way: the refresh answers `failure`
+    /// once released, or new tokens when it is `nil`.
+    init(failingWith failure: NetworkError? = nil) async throws {
+      let refresher = StuckRefresher(failingWith: failure)
+      self.refresher = refresher
       let (server, interceptor) = (server, AuthInterceptor(store: store, refresher: refresher))
       self.interceptor = interceptor
       call = Task { await server.client([interceptor]).outcome(RecordingServer.endpoint()) }
@@ -50,6 +54,28 @@ struct SignOutRenewalTests {
     _ = try await pending.call.value.get()
     #expect(pending.server.received.withLock { $0 } == ["Bearer at-login"])
     #expect(pending.store.tokens == .freshLogin)
+  }
+
+  @Test(
+    "a request waiting for a refresh that fails goes out with a login's tokens saved meanwhile, and the new session goes on",
+    arguments: [NetworkError.badStatus(code: 401, bodyExcerpt: nil), .badStatus(code: 503, bodyExcerpt: nil)])
+  func waiterUsesTheNewLoginAfterAFailedRefresh(failure: NetworkError) async throws {
+    let pending = try await RefreshOnItsWay(failingWith: failure)
+    let sessionEvents = pending.interceptor.sessionEvents
+    let events = Task {
+      var ended = 0
+      for await _ in sessionEvents { ended += 1 }
+      return ended
+    }
+    pending.store.save(.freshLogin)
+    pending.refresher.release()
+
+    #expect(
+      try await pending.call.value.get().id == 1, "the old session's failed refresh is not the new one's")
+    #expect(pending.server.received.withLock { $0 } == ["Bearer at-login"])
+    #expect(pending.store.tokens == .freshLogin, "the new session goes on")
+    events.cancel()
+    #expect(await events.value == 0, "no session ended")
   }
 
   @Test(
