@@ -40,6 +40,7 @@ public final class AppContainer: Sendable {
   /// ending it. A feature that keeps user data forgets it when this reports `signedOut`.
   public var session: any SessionRepository { sessionRepository }
   private let sessionRepository: any SessionRepository
+  private let signedClient: @Sendable (URL) -> any HTTPClient
   private let todoRepository: any TodoRepository
   private let articleRepository: any ArticleRepository
   // new-feature: repositories
@@ -72,13 +73,17 @@ public final class AppContainer: Sendable {
       refreshWindow: configuration.refreshWindow,
       monitors: configuration.monitors
     )
-    let apiClient = URLSessionHTTPClient(
-      baseURL: configuration.baseURL,
-      transport: configuration.transport,
-      interceptors: [authInterceptor] + configuration.interceptors + [configuration.retryPolicy],
-      monitors: configuration.monitors,
-      refusalFormat: configuration.refusalFormat
-    )
+    let signedClient = { @Sendable (baseURL: URL) -> any HTTPClient in
+      URLSessionHTTPClient(
+        baseURL: baseURL,
+        transport: configuration.transport,
+        interceptors: [authInterceptor] + configuration.interceptors + [configuration.retryPolicy],
+        monitors: configuration.monitors,
+        refusalFormat: configuration.refusalFormat
+      )
+    }
+    self.signedClient = signedClient
+    let apiClient = signedClient(configuration.baseURL)
     sessionRepository = RemoteSessionRepository(
       client: plainClient,
       contract: configuration.authContract,
@@ -91,6 +96,18 @@ public final class AppContainer: Sendable {
     todoRepository = RemoteTodoRepository(client: apiClient, cache: todoCache)
     articleRepository = RemoteArticleRepository(client: apiClient)
     // new-feature: wiring
+  }
+
+  /// A client for another host of the same backend that takes the session's access token
+  /// (GitHub's uploads host, Dropbox's content host), built as ``authenticatedClient`` is and
+  /// sharing its interceptor: its requests carry the one session's token, a 401 there joins the
+  /// one shared refresh, and a session that ends, ends on every host. Name only hosts the backend
+  /// owns, since each receives the access token; any other origin is refused it, as on
+  /// ``authenticatedClient``. A second `AuthInterceptor` over the same tokens would refresh beside
+  /// this one, and a server that rotates refresh tokens then takes the second refresh for a stolen
+  /// token.
+  public func authenticatedClient(for baseURL: URL) -> any HTTPClient {
+    signedClient(baseURL)
   }
 
   /// Follows whether someone is signed in (an app's root navigation listens to this).

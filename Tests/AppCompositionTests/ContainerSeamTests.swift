@@ -72,6 +72,52 @@ struct ContainerSeamTests {
     }
   }
 
+  @Test(
+    "a client for another host of the backend carries the session's token there, and its 401s join the one refresh, as the server sees",
+    .enabled(if: LoopbackSampleAPI.shouldRun, LoopbackSampleAPI.skipReason)
+  )
+  func anotherHostSharesTheSession() async throws {
+    try await LoopbackSampleAPI.with { server in
+      let connection = SampleBackendConnection(baseURL: server.baseURL, session: .loopbackTesting())
+      let container = AppContainer(
+        configuration: AppConfiguration(baseURL: server.baseURL, session: .loopbackTesting()))
+      // The same server under another name: another origin, as an uploads host is.
+      var otherHost = try #require(URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false))
+      otherHost.host = "localhost"
+      let uploads = RemoteTodoRepository(
+        client: container.authenticatedClient(for: try #require(otherHost.url)))
+      let api = RemoteTodoRepository(client: container.authenticatedClient)
+
+      await #expect(throws: DomainError.sessionExpired) { try await uploads.todos() }
+      _ = try await container.session.logIn(username: "demo", password: "correct-horse-battery-staple")
+      #expect(try await uploads.todos().count == 200)
+      #expect(try await api.todos().count == 200)
+      let signed = try await connection.received().filter { $0.line.hasPrefix("GET /todos ") }
+      #expect(signed.map { $0.header("Host")?.hasPrefix("localhost:") } == [true, false])
+      #expect(Set(signed.map { $0.header("Authorization") }).count == 1, "one session's token on both hosts")
+      #expect(signed.first?.header("Authorization")?.hasPrefix("Bearer at-") == true)
+
+      // Both hosts' 401s wait for one refresh, and each request is sent again with its answer.
+      _ = try await connection.revokeAccessTokens()
+      let loads = try await withThrowingTaskGroup(of: Int.self) { group in
+        for index in 0..<10 {
+          group.addTask { try await (index.isMultiple(of: 2) ? uploads : api).todos().count }
+        }
+        return try await group.reduce(into: [Int]()) { $0.append($1) }
+      }
+      #expect(loads == Array(repeating: 200, count: 10))
+      let counters = try await connection.counters()
+      #expect(counters.refreshes == 1)
+      #expect(counters.logins == 1)
+
+      // Signing out signs the other host out too, before anything is sent there.
+      await container.session.logOut()
+      let sent = try await connection.counters().paths["GET /todos"]
+      await #expect(throws: DomainError.sessionExpired) { try await uploads.todos() }
+      #expect(try await connection.counters().paths["GET /todos"] == sent)
+    }
+  }
+
   @Test("a feature's files go next to the container's, never over them and never outside the directory")
   func storageFilesStayInTheDirectory() {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ContainerSeamTests")
