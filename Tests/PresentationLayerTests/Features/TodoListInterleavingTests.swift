@@ -1,5 +1,6 @@
 import DomainLayer
 import LayeredSupport
+import LayeredTestSupport
 import PresentationLayer
 import Testing
 
@@ -49,24 +50,18 @@ struct TodoListInterleavingTests {
 private final class LateServer: Sendable {
   private struct Stored {
     var completion: [Int: Bool] = [1: false, 2: true, 3: false, 4: false]
-    var generator: UInt64
+    var generator: SplitMix64
   }
 
   private let stored: Locked<Stored>
 
   init(seed: UInt64) {
-    stored = Locked(Stored(generator: seed))
+    stored = Locked(Stored(generator: SplitMix64(seed: seed)))
   }
 
   /// A number below `bound`, from SplitMix64, so a seed always draws the same numbers.
   func random(below bound: Int) -> Int {
-    stored.withLock { stored in
-      stored.generator &+= 0x9E37_79B9_7F4A_7C15
-      var z = stored.generator
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return Int((z ^ (z >> 31)) % UInt64(bound))
-    }
+    stored.withLock { Int($0.generator.next() % UInt64(bound)) }
   }
 
   func pause() async {
