@@ -694,7 +694,7 @@ class SampleAPI:
         user_id = None
         text = query_value(request, "userId")
         if text is not None:
-            if not _INTEGER_TEXT.fullmatch(text):
+            if not _INTEGER_TEXT.fullmatch(text) or not _fits_int(int(text)):
                 raise HTTPError(400, "'userId' must be an integer")
             user_id = int(text)
 

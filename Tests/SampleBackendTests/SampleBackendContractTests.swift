@@ -153,6 +153,8 @@ struct SampleBackendContractTests {
     try await script.exchange("GET", "/todos?q=%FF&pageSize=1")
     try await script.exchange("GET", "/todos?q=%E2%82&pageSize=1")
     try await script.exchange("GET", "/todos?userId=%FF")
+    try await script.exchange("GET", "/todos?userId=99999999999999999999&pageSize=1")
+    try await script.exchange("GET", "/todos?userId=-9223372036854775808&pageSize=1")
     try await script.exchange("GET", "/todos?q=%00&pageSize=1")
     try await script.exchange("GET", "/todos?q=nesciunt+laboriosam&pageSize=1")
     try await script.exchange("GET", "/todos?userId&pageSize=1")
