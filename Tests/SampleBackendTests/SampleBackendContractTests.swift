@@ -121,6 +121,9 @@ struct SampleBackendContractTests {
     try await script.exchange("GET", "/todos/abc")
     try await script.exchange("GET", "/todos/+7")
     try await script.exchange("GET", "/nowhere")
+    // An answer to HEAD has no body on the wire, whatever its status.
+    try await script.exchange("HEAD", "/todos")
+    try await script.exchange("HEAD", "/nowhere")
     try await script.exchange("PUT", "/todos/1", json: "{}")
     try await script.exchange("POST", "/todos", json: #"{"title": "  Buy oat milk  ", "userId": 4}"#)
     try await script.exchange("POST", "/todos", json: #"{"title": "   "}"#)
