@@ -31,8 +31,8 @@ public final class AppContainer: Sendable {
   /// The client the API repositories use: its interceptor chain is `AuthInterceptor`, the
   /// configuration's own `interceptors`, then `RetryPolicy`, over the same token store as
   /// ``session``, so an endpoint with `requiresAuthentication` carries the signed-in user's
-  /// access token, a 401 is answered by one shared refresh, and a refresh that fails ends the
-  /// session for every feature at once.
+  /// access token, a 401 is answered by one shared refresh, and a refresh the server rejects
+  /// ends the session for every feature at once (one it cannot answer keeps it).
   /// Build a new feature's repositories on it, and translate its errors with
   /// `sendTranslatingErrors(_:)` from DataLayer.
   public let authenticatedClient: any HTTPClient
