@@ -107,8 +107,8 @@ private struct FamilyContract: AuthContract {
 
 /// Each sign-in is a family of tokens: a refresh rotates its refresh token, and presenting one
 /// already rotated revokes the whole family. An access token signs one to four requests, or
-/// fewer when the test expires it.
-/// Each answer is decided when the request arrives and sent after a random number of yields.
+/// fewer when the test expires it. Each answer is decided when the request arrives and sent after
+/// a random number of yields.
 private final class FamilyBackend: InProcessHandler {
   struct Me: Codable, Equatable, Sendable {
     var name: String
