@@ -32,6 +32,9 @@ struct NetworkErrorMappingTests {
       ),
       (.badStatus(code: 403, bodyExcerpt: "<html>Forbidden</html>"), .forbidden),
       (.badStatus(code: 404, bodyExcerpt: nil), .notFound),
+      // A proxy's or a network portal's own sign-in: the server was never reached.
+      (.badStatus(code: 407, bodyExcerpt: "<html>Proxy Authentication Required</html>"), .offline),
+      (.badStatus(code: 511, bodyExcerpt: "<html>Sign in to the Wi-Fi</html>"), .offline),
       // Only the auth interceptor ends a session. A bare 401 wanted credentials the request never
       // carried, such as another origin's, where a redirect led: signing in again would not help.
       (.unauthorized, .sessionExpired),

@@ -34,6 +34,10 @@ extension NetworkError {
     // 408 is the server's own timeout; a 429 passes in a moment, as a server error does.
     case .badStatus(408, _):
       return .timeout
+    // A proxy (407) or a network's portal (511) stopped the request on its way: until someone
+    // signs in to that network, the server cannot be reached.
+    case .badStatus(407, _), .badStatus(511, _):
+      return .offline
     case .badStatus(let code, _) where code >= 500 || code == 429:
       return .server(status: code)
     // What was sent was refused (its input, a payment, a conflict, a precondition, its size or
