@@ -75,6 +75,19 @@ struct NetworkErrorMappingTests {
         .badStatus(code: 413, bodyExcerpt: "<html>413 Request Entity Too Large</html>"),
         .rejected(message: nil, fieldErrors: [:])
       ),
+      // So is a URL too long for the server (nginx's 414 for a search of 9,000 characters) or
+      // header fields too large: sending the same again will not help either.
+      (
+        .badStatus(
+          code: 414, bodyExcerpt: "<html><head><title>414 Request-URI Too Large</title></head></html>"),
+        .rejected(message: nil, fieldErrors: [:])
+      ),
+      (.badStatus(code: 431, bodyExcerpt: nil), .rejected(message: nil, fieldErrors: [:])),
+      // Unavailable for legal reasons: not this user's to see, here.
+      (
+        .badStatus(code: 451, bodyExcerpt: #"{"message":"Not available in your country."}"#),
+        .forbidden(serverMessage: "Not available in your country.")
+      ),
       // A status about how the request was built, not what it carried, is the app's to fix.
       (.badStatus(code: 405, bodyExcerpt: nil), .unexpected(reason: "HTTP status 405")),
       (.badStatus(code: 500, bodyExcerpt: "boom"), .server(status: 500)),

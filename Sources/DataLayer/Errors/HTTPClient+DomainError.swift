@@ -10,11 +10,11 @@ extension HTTPClient {
   /// - `cancelled` → `cancelled`; `timeout` → `timeout`;
   /// - `unauthorized`, `refreshFailed`, `excessiveRefresh` → `sessionExpired`;
   ///   `refreshUnavailable` → `offline` or `timeout` as its cause, else `server(status:)`;
-  /// - status 401 and 403 → `forbidden`; status 404 and 410 → `notFound`; 408 → `timeout`;
-  ///   407 and 511, a proxy's or a network's own sign-in → `offline`;
+  /// - status 401, 403 and 451 → `forbidden`; status 404 and 410 → `notFound`; 408 →
+  ///   `timeout`; 407 and 511, a proxy's or a network's own sign-in → `offline`;
   ///   status 429 and 500 and above → `server(status:)`; a refusal with no field named (400,
-  ///   402, 409, 412, 413, 415, 422) → `rejected(message:fieldErrors:)` with the server's
-  ///   sentence, if any; any other status → `unexpected(reason:)`;
+  ///   402, 409, 412, 413, 414, 415, 422, 431) → `rejected(message:fieldErrors:)` with the
+  ///   server's sentence, if any; any other status → `unexpected(reason:)`;
   /// - an unreadable answer (`noData`, `decodingFailed`, `unacceptableContentType`,
   ///   `invalidResponse`, `responseTooLarge`) → `invalidData(reason:)`;
   /// - a request that could not be built (`invalidURL`, `invalidRequest`) → `unexpected(reason:)`;

@@ -27,7 +27,7 @@ extension NetworkError {
     case .refused(_, let message, let fieldErrors):
       return .rejected(message: message, fieldErrors: fieldErrors)
     // A 401 here was for no token, or for a renewed one too: only the interceptor ends a session.
-    case .badStatus(401, _), .badStatus(403, _):
+    case .badStatus(401, _), .badStatus(403, _), .badStatus(451, _):
       return .forbidden(serverMessage: serverSentence)
     case .badStatus(404, _), .badStatus(410, _):
       return .notFound
@@ -42,7 +42,7 @@ extension NetworkError {
       return .server(status: code)
     // What was sent was refused (its input, a payment, a conflict, a precondition, its size or
     // type) with no field named: the screen shows the server's sentence, if any.
-    case .badStatus(let code, _) where [400, 402, 409, 412, 413, 415, 422].contains(code):
+    case .badStatus(let code, _) where [400, 402, 409, 412, 413, 414, 415, 422, 431].contains(code):
       return .rejected(message: serverSentence, fieldErrors: [:])
     case .badStatus(let code, _):
       return .unexpected(reason: "HTTP status \(code)")
