@@ -108,6 +108,11 @@ struct NetworkErrorMappingTests {
       // status of the refresh endpoint: never the resource's "not found" or "forbidden".
       (.refreshUnavailable(.badStatus(code: 404, bodyExcerpt: nil)), .server(status: 404)),
       (.refreshUnavailable(.badStatus(code: 403, bodyExcerpt: nil)), .server(status: 403)),
+      // Unless the network stopped it on its way, as it stops any other request.
+      (.refreshUnavailable(.badStatus(code: 407, bodyExcerpt: nil)), .offline),
+      (
+        .refreshUnavailable(.badStatus(code: 511, bodyExcerpt: "<html>Sign in to the Wi-Fi</html>")), .offline
+      ),
       (.refreshUnavailable(.transport(code: URLError.Code.notConnectedToInternet.rawValue)), .offline),
       (.refreshUnavailable(.timeout), .timeout),
       (.refreshUnavailable(.decodingFailed(path: "accessToken", reason: "missing")), .server(status: nil)),

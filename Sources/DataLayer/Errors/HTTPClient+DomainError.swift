@@ -9,7 +9,8 @@ extension HTTPClient {
   /// The translation (`NetworkError` case → `DomainError` case) is ``NetworkError/domainError``:
   /// - `cancelled` → `cancelled`; `timeout` → `timeout`;
   /// - `unauthorized`, `refreshFailed`, `excessiveRefresh` → `sessionExpired`;
-  ///   `refreshUnavailable` → `offline` or `timeout` as its cause, else `server(status:)`;
+  ///   `refreshUnavailable` → `offline` or `timeout` as its cause (a 407 or 511 too), else
+  ///   `server(status:)`;
   /// - status 401, 403 and 451 → `forbidden`; status 404 and 410 → `notFound`; 408 →
   ///   `timeout`; 407 and 511, a proxy's or a network's own sign-in → `offline`;
   ///   status 429 and 500 and above → `server(status:)`; a refusal with no field named (400,

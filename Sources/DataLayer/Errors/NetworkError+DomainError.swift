@@ -20,8 +20,8 @@ extension NetworkError {
       return .sessionExpired
     case .refreshUnavailable(let cause):
       // The refresh's own failure: a status of the refresh endpoint is a server problem, never
-      // the resource's "not found" or "forbidden".
-      if let status = cause.status { return .server(status: status) }
+      // the resource's "not found" or "forbidden", unless the network stopped it on its way.
+      if let status = cause.status, ![407, 511].contains(status) { return .server(status: status) }
       let domain = cause.domainError
       return [.offline, .timeout].contains(domain) ? domain : .server(status: nil)
     case .refused(_, let message, let fieldErrors):
