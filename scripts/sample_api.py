@@ -694,9 +694,9 @@ class SampleAPI:
         user_id = None
         text = query_value(request, "userId")
         if text is not None:
-            if not _INTEGER_TEXT.fullmatch(text) or not _fits_int(int(text)):
+            user_id = int(text) if _INTEGER_TEXT.fullmatch(text) else None
+            if user_id is None or not _fits_int(user_id):
                 raise HTTPError(400, "'userId' must be an integer")
-            user_id = int(text)
 
         completed = None
         text = query_value(request, "completed")
