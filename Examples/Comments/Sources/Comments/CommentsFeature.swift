@@ -3,8 +3,10 @@ public import PresentationLayer
 
 /// The comments of one todo.
 ///
-/// - Appearing loads them (latest wins); a failed load keeps what was shown and says why.
-/// - Adding keeps the typed text when it fails; taps while an add is under way are dropped.
+/// - Appearing loads them; a failed load keeps what was shown and says why.
+/// - Loads and adds take turns, so a load never brings a list read before an add and hides it.
+/// - Adding keeps the typed text when it fails, and whatever was typed while it was under way;
+///   taps while an add is under way do nothing.
 public struct CommentsFeature: Feature {
   /// What the user does on the comments screen.
   public enum Action: Sendable, Hashable {
@@ -18,7 +20,7 @@ public struct CommentsFeature: Feature {
     case loaded([TodoComment])
     case draftChanged(String)
     case addStarted
-    case added(TodoComment)
+    case added(TodoComment, sentBody: String)
     case failed(message: String)
   }
 
@@ -46,7 +48,8 @@ public struct CommentsFeature: Feature {
 
   /// The groups of this screen's work.
   public enum Lane: Sendable, Hashable {
-    case load, add
+    /// Loads and adds, queued behind each other in the order sent.
+    case comments
   }
 
   private let loadComments: any LoadCommentsUseCase
@@ -63,7 +66,7 @@ public struct CommentsFeature: Feature {
     switch action {
     case .appeared:
       let (loadComments, todoID) = (self.loadComments, state.todoID)
-      return .run(.latest(.load)) { effects in
+      return .run(.queue(.comments)) { effects in
         await effects.follow(
           loadComments(todoID: todoID), onValue: { .apply(.loaded($0)) },
           onFailure: { .apply(.failed(message: $0.message)) })
@@ -73,9 +76,9 @@ public struct CommentsFeature: Feature {
     case .addTapped:
       guard !state.isAdding else { return .none }
       let (addComment, todoID, draft) = (self.addComment, state.todoID, state.draft)
-      return .run(.dropWhileBusy(.add), immediate: [.addStarted]) { effects in
+      return .run(.queue(.comments), immediate: [.addStarted]) { effects in
         await effects.follow(
-          addComment(draft, todoID: todoID), onValue: { .apply(.added($0)) },
+          addComment(draft, todoID: todoID), onValue: { .apply(.added($0, sentBody: draft)) },
           onFailure: { .apply(.failed(message: $0.message)) })
       }
     }
@@ -92,9 +95,9 @@ public struct CommentsFeature: Feature {
     case .addStarted:
       state.isAdding = true
       state.message = nil
-    case .added(let comment):
+    case .added(let comment, let sentBody):
       state.isAdding = false
-      state.draft = ""
+      if state.draft == sentBody { state.draft = "" }
       state.comments.append(comment)
     case .failed(let message):
       state.isAdding = false

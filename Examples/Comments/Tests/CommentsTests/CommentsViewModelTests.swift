@@ -17,6 +17,32 @@ private struct FakeAddComment: AddCommentUseCase {
   }
 }
 
+/// Hands each caller the value the test releases, once it does.
+private final class Gate<Value: Sendable>: Sendable {
+  private let values: AsyncStream<Value>
+  private let continuation: AsyncStream<Value>.Continuation
+
+  init() {
+    (values, continuation) = AsyncStream.makeStream()
+  }
+
+  func next() async throws(DomainError) -> Value {
+    for await value in values { return value }
+    throw .cancelled
+  }
+
+  func release(_ value: Value) {
+    continuation.yield(value)
+  }
+}
+
+private struct GatedLoadComments: LoadCommentsUseCase {
+  let gate: Gate<[TodoComment]>
+  func callAsFunction(todoID: Int) -> OutcomeStream<[TodoComment], DomainError> {
+    .outcome { [gate] () async throws(DomainError) in try await gate.next() }
+  }
+}
+
 @Suite("CommentsViewModel", .timeLimit(.minutes(1)))
 @MainActor
 struct CommentsViewModelTests {
@@ -36,6 +62,28 @@ struct CommentsViewModelTests {
     await store.receive {
       $0.isAdding = false
       $0.draft = ""
+      $0.comments = [first, added]
+    }
+    await store.finish()
+  }
+
+  @Test("an add waits for the load under way, whose list cannot hide it; what is typed meanwhile stays")
+  func addWaitsForLoad() async throws {
+    let first = try TodoComment(id: 1, todoID: 7, body: "First")
+    let added = try TodoComment(id: 2, todoID: 7, body: "Second")
+    let loads = Gate<[TodoComment]>()
+    let store = TestStore(
+      CommentsFeature(
+        loadComments: GatedLoadComments(gate: loads), addComment: FakeAddComment(outcome: .success(added))),
+      initialState: .init(todoID: 7))
+    store.send(.appeared)
+    store.send(.draftChanged("Second")) { $0.draft = "Second" }
+    store.send(.addTapped) { $0.isAdding = true }
+    store.send(.draftChanged("Third")) { $0.draft = "Third" }
+    loads.release([first])
+    await store.receive { $0.comments = [first] }
+    await store.receive {
+      $0.isAdding = false
       $0.comments = [first, added]
     }
     await store.finish()
