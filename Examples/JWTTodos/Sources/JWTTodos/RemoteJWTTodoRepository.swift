@@ -40,15 +40,19 @@ public struct RemoteJWTTodoRepository: TodoRepository {
     self.cache = cache
   }
 
-  /// Every todo, page after page, cached unless the cache was cleared (a sign-out) meanwhile.
+  /// Every todo, page after page, each once, cached unless the cache was cleared (a sign-out)
+  /// meanwhile. A page that brings only todos already read ends the loop: a server that ignores
+  /// the page asked for would otherwise answer the first one forever.
   public func todos() async throws(DomainError) -> [Todo] {
     let generation = cache.generation
     var todos: [Todo] = []
+    var read = Set<Int>()
     var next: PageToken? = nil
     repeat {
       let page = try await todoPage(after: next)
-      todos += page.items
-      next = page.next
+      let unread = page.items.filter { read.insert($0.id).inserted }
+      todos += unread
+      next = !page.items.isEmpty && unread.isEmpty ? nil : page.next
     } while next != nil
     cache.update(unlessClearedSince: generation) { _ in todos }
     return todos

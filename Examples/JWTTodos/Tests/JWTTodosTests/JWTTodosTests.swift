@@ -9,6 +9,10 @@ import SampleBackend
 import Synchronization
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// The app on one twin of the backend: the container built from the example's configuration,
 /// and the server to check against.
 private struct App {
@@ -194,5 +198,46 @@ struct JWTTodosTests {
       #expect(!text.contains("refresh-"), "a refresh token appeared: \(text)")
       #expect(!text.contains("correct-horse"), "the password appeared: \(text)")
     }
+  }
+}
+
+/// A server that ignores the page asked for: every answer is the first page, with a `next` one
+/// further on, as a backend whose paging parameter was renamed answers.
+private final class PageIgnoringServer: HTTPTransport {
+  private let answered = Mutex(0)
+
+  var requests: Int { answered.withLock { $0 } }
+
+  func send(_ request: URLRequest) async throws(NetworkError) -> (Data, HTTPURLResponse) {
+    let page = answered.withLock {
+      $0 += 1
+      return $0
+    }
+    let todos = [
+      #"{"id":1,"title":"One","completed":false,"owner_id":1}"#,
+      #"{"id":2,"title":"Two","completed":true,"owner_id":1}"#,
+    ].joined(separator: ",")
+    let next = "http://api.test/api/todos/?page=\(page + 1)"
+    let body = #"{"count":4,"next":"\#(next)","previous":null,"results":[\#(todos)]}"#
+    guard let url = request.url,
+      let response = HTTPURLResponse(
+        url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"]
+      )
+    else { throw .invalidResponse }
+    return (Data(body.utf8), response)
+  }
+}
+
+@Suite("The example's own loop over every page", .timeLimit(.minutes(1)))
+struct JWTTodosPagingTests {
+  @Test("a server that answers every page with the first ends the loop at the first repeat")
+  func repeatedPageEndsTheLoop() async throws {
+    let server = PageIgnoringServer()
+    let baseURL = try #require(URL(string: "http://api.test"))
+    let client = URLSessionHTTPClient(baseURL: baseURL, transport: server)
+    let repository = RemoteJWTTodoRepository(client: client)
+    let todos = try await repository.todos()
+    #expect(todos.map(\.id) == [1, 2])
+    #expect(server.requests == 2)
   }
 }
