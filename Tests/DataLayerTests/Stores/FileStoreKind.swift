@@ -12,15 +12,17 @@ struct StoreProbe: Sendable {
   let flush: @Sendable () async -> Void
 }
 
-/// The data layer's file-backed stores.
+/// The data layer's file-backed stores: its two own, and one of a value of the app's own.
 enum FileStoreKind: CaseIterable, Sendable, CustomStringConvertible {
   case tokens
   case todos
+  case values
 
   var fileName: String {
     switch self {
     case .tokens: "tokens.json"
     case .todos: "todos.json"
+    case .values: "draft.json"
     }
   }
 
@@ -28,6 +30,7 @@ enum FileStoreKind: CaseIterable, Sendable, CustomStringConvertible {
     switch self {
     case .tokens: FileTokenStore.maximumFileSize
     case .todos: FileTodoCache.maximumFileSize
+    case .values: FileStore<Draft>.defaultMaximumFileSize
     }
   }
 
@@ -38,6 +41,7 @@ enum FileStoreKind: CaseIterable, Sendable, CustomStringConvertible {
       switch self {
       case .tokens: try JSONEncoder().encode(FileTokenStoreTests.tokens(1))
       case .todos: Data(DamagedTodoFile.validJSON.utf8)
+      case .values: try JSONEncoder().encode(Draft.sample)
       }
     return json + Data(repeating: UInt8(ascii: " "), count: size - json.count)
   }
@@ -65,6 +69,15 @@ enum FileStoreKind: CaseIterable, Sendable, CustomStringConvertible {
         holdsSample: { cache.load() == sample },
         flush: { await cache.flush() }
       )
+    case .values:
+      let store = FileStore<Draft>(fileURL: url, onFailure: onFailure)
+      let sample = Draft(title: "saved", words: 2)
+      return StoreProbe(
+        isEmpty: { store.value == nil },
+        saveSample: { store.save(sample) },
+        holdsSample: { store.value == sample },
+        flush: { await store.flush() }
+      )
     }
   }
 
@@ -79,6 +92,7 @@ enum FileStoreKind: CaseIterable, Sendable, CustomStringConvertible {
     switch self {
     case .tokens: "token store"
     case .todos: "todo cache"
+    case .values: "file store"
     }
   }
 }
