@@ -42,6 +42,11 @@ public struct AppConfiguration: Sendable {
   public var tokenStore: (any TokenStore)? = nil
   /// How the backend signs in, renews and ends a session; the sample API's by default.
   public var authContract: any AuthContract = SampleAPIAuthContract()
+  /// Forgets what the app's own features keep of the signed-in user (`{ drafts.clear() }` for a
+  /// `FileStore`): called with the todo cache's clearing whenever a session ends (a sign-out, the
+  /// server ending it, a sign-in over a session never signed out), before the end is published.
+  /// It must not wait or sign in or out. Nothing by default.
+  public var forgetUserData: @Sendable () -> Void = {}
   /// How long before its expiry a token is renewed; a token that lives less than twice as long
   /// is renewed halfway through its life instead (see `AuthTokens.isExpired(at:leeway:)`).
   public var refreshLeeway: Duration = .seconds(10)

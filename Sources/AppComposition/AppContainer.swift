@@ -37,7 +37,9 @@ public final class AppContainer: Sendable {
   /// `sendTranslatingErrors(_:)` from DataLayer.
   public let authenticatedClient: any HTTPClient
   /// The one session: signs in and out, and publishes every change, including the server
-  /// ending it. A feature that keeps user data forgets it when this reports `signedOut`.
+  /// ending it. A feature that keeps user data forgets it in the configuration's
+  /// `forgetUserData`, which runs at every end of a session, one this does not report included
+  /// (a sign-in over a session never signed out).
   public var session: any SessionRepository { sessionRepository }
   private let sessionRepository: any SessionRepository
   private let signedClient: @Sendable (URL) -> any HTTPClient
@@ -89,7 +91,10 @@ public final class AppContainer: Sendable {
       contract: configuration.authContract,
       tokenStore: tokenStore,
       sessionEvents: authInterceptor.sessionEvents,
-      forgetUserData: { todoCache.clear() },
+      forgetUserData: { [forgetAppData = configuration.forgetUserData] in
+        todoCache.clear()
+        forgetAppData()
+      },
       renewal: { await authInterceptor.renewal(of: $0) }
     )
     authenticatedClient = apiClient

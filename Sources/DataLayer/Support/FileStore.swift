@@ -49,7 +49,17 @@ public final class FileStore<Value: Codable & Sendable>: Sendable {
   }
 
   /// Forgets the value at once; the file is deleted behind.
-  public func clear() { storage.set(nil) }
+  public func clear() { storage.clear() }
+
+  /// How many times the store has been cleared: read it before a request whose answer is saved
+  /// with ``update(unlessClearedSince:_:)``.
+  public var generation: Int { storage.generation }
+
+  /// Does what ``update(_:)`` does, unless the store was cleared after `generation` was read: an
+  /// answer that arrives after a sign-out cleared the user's data brings none of it back.
+  public func update(unlessClearedSince generation: Int, _ change: (Value?) -> Value?) {
+    storage.update(unlessClearedSince: generation) { $0 = change($0) }
+  }
 
   /// Returns once every change made before the call is on disk, or has been reported as a
   /// failure.

@@ -1,6 +1,5 @@
 public import DomainLayer
 public import Foundation
-import LayeredSupport
 
 /// A ``TodoCache`` that keeps the list in a JSON file, so it survives a relaunch.
 ///
@@ -23,9 +22,6 @@ public final class FileTodoCache: TodoCache {
   public static let maximumFileSize = 8 * 1024 * 1024
 
   private let storage: PersistedValue<[Todo]>
-  /// Taken before the storage's lock by every clear and every conditional update, so neither
-  /// comes between the other's check and its write.
-  private let clears = Locked(0)
 
   /// Creates the cache on the file at `fileURL` (a file URL, or it traps) and loads it now.
   /// `onFailure` hears every refusal, read, decode, write or delete that fails, holding no lock.
@@ -56,21 +52,14 @@ public final class FileTodoCache: TodoCache {
   }
 
   /// Forgets the cached list at once; the file is deleted behind.
-  public func clear() {
-    clears.withLock { count in
-      count += 1
-      storage.set(nil)
-    }
-  }
+  public func clear() { storage.clear() }
 
   /// How many times the cache has been cleared.
-  public var generation: Int { clears.withLock { $0 } }
+  public var generation: Int { storage.generation }
 
   /// Does what ``update(_:)`` does, unless the cache was cleared after `generation` was read.
   public func update(unlessClearedSince generation: Int, _ change: ([Todo]?) -> [Todo]?) {
-    clears.withLock { count in
-      if count == generation { storage.update { $0 = change($0) } }
-    }
+    storage.update(unlessClearedSince: generation) { $0 = change($0) }
   }
 
   /// Returns once every change made before the call is on disk, or has been reported as a

@@ -29,6 +29,9 @@ final class PersistedValue<Value: Sendable>: Sendable {
   let file: AtomicFile
   private let lane: FileLane
   private let state: Locked<State>
+  /// How many times the value was cleared. Taken before `state`'s lock by every clear and every
+  /// conditional update, so neither comes between the other's check and its write.
+  private let clears = Locked(0)
   private let encode: @Sendable (Value) throws -> Data
   private let onFailure: @Sendable (StorageFailure) -> Void
 
@@ -67,6 +70,24 @@ final class PersistedValue<Value: Sendable>: Sendable {
       state.generation += 1
     }
     lane.async { [self] in writeLatest() }
+  }
+
+  /// Forgets the value (deleting the file) and counts one more clear.
+  func clear() {
+    clears.withLock { count in
+      count += 1
+      set(nil)
+    }
+  }
+
+  /// How many times ``clear()`` has run.
+  var generation: Int { clears.withLock { $0 } }
+
+  /// Does what ``update(_:)`` does, unless ``clear()`` ran after `generation` was read.
+  func update(unlessClearedSince generation: Int, _ change: (inout Value?) -> Void) {
+    clears.withLock { count in
+      if count == generation { update(change) }
+    }
   }
 
   /// Returns once every change made before the call has been written (or has failed).
