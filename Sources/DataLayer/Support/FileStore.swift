@@ -7,9 +7,9 @@ public import Foundation
 /// do ("Stores on disk" in the architecture article has them): reads are served from memory; the
 /// file is written behind the caller, atomically, with mode 0600; a link, a FIFO or a file over
 /// the size limit is refused; ``flush()`` waits until every earlier change is on disk.
-/// - A file that is missing, refused, unreadable or corrupt, or that `Value`'s decoding rejects
-///   (an `init(from:)` that throws to keep an invariant), means no value, and is deleted so the
-///   next launch starts clean.
+/// - A missing file means no value. One that is refused, unreadable or corrupt, or that
+///   `Value`'s decoding rejects (an `init(from:)` that throws to keep an invariant), means no
+///   value too, and is deleted so the next launch starts clean.
 /// - A write that fails keeps the value in memory and reports a ``StorageFailure``, which carries
 ///   nothing of the value, to `onFailure`.
 public final class FileStore<Value: Codable & Sendable>: Sendable {
