@@ -21,7 +21,8 @@ public struct CommentsFeature: Feature {
     case draftChanged(String)
     case addStarted
     case added(TodoComment, sentBody: String)
-    case failed(message: String)
+    case loadFailed(message: String)
+    case addFailed(message: String)
   }
 
   /// What the comments screen shows.
@@ -69,7 +70,7 @@ public struct CommentsFeature: Feature {
       return .run(.queue(.comments)) { effects in
         await effects.follow(
           loadComments(todoID: todoID), onValue: { .apply(.loaded($0)) },
-          onFailure: { .apply(.failed(message: $0.message)) })
+          onFailure: { .apply(.loadFailed(message: $0.message)) })
       }
     case .draftChanged(let text):
       return .immediate(.draftChanged(text))
@@ -79,7 +80,7 @@ public struct CommentsFeature: Feature {
       return .run(.queue(.comments), immediate: [.addStarted]) { effects in
         await effects.follow(
           addComment(draft, todoID: todoID), onValue: { .apply(.added($0, sentBody: draft)) },
-          onFailure: { .apply(.failed(message: $0.message)) })
+          onFailure: { .apply(.addFailed(message: $0.message)) })
       }
     }
   }
@@ -99,7 +100,9 @@ public struct CommentsFeature: Feature {
       state.isAdding = false
       if state.draft == sentBody { state.draft = "" }
       state.comments.append(comment)
-    case .failed(let message):
+    case .loadFailed(let message):
+      state.message = message
+    case .addFailed(let message):
       state.isAdding = false
       state.message = message
     }

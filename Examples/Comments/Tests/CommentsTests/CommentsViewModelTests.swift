@@ -37,9 +37,9 @@ private final class Gate<Value: Sendable>: Sendable {
 }
 
 private struct GatedLoadComments: LoadCommentsUseCase {
-  let gate: Gate<[TodoComment]>
+  let gate: Gate<Result<[TodoComment], DomainError>>
   func callAsFunction(todoID: Int) -> OutcomeStream<[TodoComment], DomainError> {
-    .outcome { [gate] () async throws(DomainError) in try await gate.next() }
+    .outcome { [gate] () async throws(DomainError) in try await gate.next().get() }
   }
 }
 
@@ -71,7 +71,7 @@ struct CommentsViewModelTests {
   func addWaitsForLoad() async throws {
     let first = try TodoComment(id: 1, todoID: 7, body: "First")
     let added = try TodoComment(id: 2, todoID: 7, body: "Second")
-    let loads = Gate<[TodoComment]>()
+    let loads = Gate<Result<[TodoComment], DomainError>>()
     let store = TestStore(
       CommentsFeature(
         loadComments: GatedLoadComments(gate: loads), addComment: FakeAddComment(outcome: .success(added))),
@@ -80,11 +80,33 @@ struct CommentsViewModelTests {
     store.send(.draftChanged("Second")) { $0.draft = "Second" }
     store.send(.addTapped) { $0.isAdding = true }
     store.send(.draftChanged("Third")) { $0.draft = "Third" }
-    loads.release([first])
+    loads.release(.success([first]))
     await store.receive { $0.comments = [first] }
     await store.receive {
       $0.isAdding = false
       $0.comments = [first, added]
+    }
+    await store.finish()
+  }
+
+  @Test("a load that fails while an add waits its turn leaves the add under way: a second tap adds nothing")
+  func failedLoadKeepsAddUnderWay() async throws {
+    let added = try TodoComment(id: 2, todoID: 7, body: "Second")
+    let loads = Gate<Result<[TodoComment], DomainError>>()
+    let store = TestStore(
+      CommentsFeature(
+        loadComments: GatedLoadComments(gate: loads), addComment: FakeAddComment(outcome: .success(added))),
+      initialState: .init(todoID: 7))
+    store.send(.appeared)
+    store.send(.draftChanged("Second")) { $0.draft = "Second" }
+    store.send(.addTapped) { $0.isAdding = true }
+    loads.release(.failure(.offline))
+    await store.receive { $0.message = DomainError.offline.message }
+    store.send(.addTapped)
+    await store.receive {
+      $0.isAdding = false
+      $0.draft = ""
+      $0.comments = [added]
     }
     await store.finish()
   }
