@@ -148,17 +148,9 @@ extension InProcessRequest {
     (try? JSONDecoder().decode([String: String].self, from: body)) ?? [:]
   }
 
-  /// The body as an `application/x-www-form-urlencoded` form, as a form parser reads it: `+` is
-  /// a space.
+  /// The body's form fields by name, as `form` reads them; the last of two with one name.
   var formFields: [String: String] {
-    var fields: [String: String] = [:]
-    for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-      let parts = pair.split(separator: "=", maxSplits: 1).map {
-        $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-      }
-      fields[parts[0]] = parts.count == 2 ? parts[1] : ""
-    }
-    return fields
+    Dictionary(form.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
   }
 }
 

@@ -94,40 +94,6 @@ extension InProcessRequest {
     )
   }
 
-  /// The query's items as a form parser reads them, as the Python twin's `parse_qsl` does: `+`
-  /// is a space, an item without `=` has an empty value, a `%` not followed by two hex digits
-  /// stays as it is, and bytes that are not UTF-8 become U+FFFD. (`URLComponents.queryItems`
-  /// keeps `+`, and gives no value at all for `=%FF`, so a search for it would find everything.)
-  private static func formItems(_ query: String) -> [URLQueryItem] {
-    query.split(separator: "&").map { item in
-      let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      return URLQueryItem(name: formDecoded(parts[0]), value: parts.count > 1 ? formDecoded(parts[1]) : "")
-    }
-  }
-
-  private static func formDecoded(_ text: Substring) -> String {
-    var bytes: [UInt8] = []
-    var rest = Array(text.utf8)[...]
-    while let byte = rest.popFirst() {
-      if byte == UInt8(ascii: "+") {
-        bytes.append(UInt8(ascii: " "))
-      } else if byte == UInt8(ascii: "%"), let high = rest.first.flatMap(hexValue),
-        let low = rest.dropFirst().first.flatMap(hexValue)
-      {
-        bytes.append(high << 4 | low)
-        rest = rest.dropFirst(2)
-      } else {
-        bytes.append(byte)
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// The value of one hex digit, or `nil` for any other byte.
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    UInt8(String(UnicodeScalar(byte)), radix: 16)
-  }
-
   /// The body, also when an interceptor gave it as a stream instead of `httpBody`.
   private static func body(of request: URLRequest) -> Data {
     if let body = request.httpBody { return body }
